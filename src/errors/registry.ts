@@ -1,0 +1,37 @@
+/**
+ * Every failure the gateway can report, with its HTTP status and whether a retry on another
+ * attempt or route may succeed. Formats map `code` to their own error `type` names.
+ */
+export const errorRegistry = {
+  invalid_request: { status: 400, retryable: false },
+  invalid_json: { status: 400, retryable: false },
+  missing_field: { status: 400, retryable: false },
+  invalid_field: { status: 400, retryable: false },
+  unsupported_parameter: { status: 400, retryable: false },
+  authentication_required: { status: 401, retryable: false },
+  invalid_api_key: { status: 401, retryable: false },
+  budget_exhausted: { status: 402, retryable: false },
+  permission_denied: { status: 403, retryable: false },
+  model_not_permitted: { status: 403, retryable: false },
+  endpoint_not_permitted: { status: 403, retryable: false },
+  not_found: { status: 404, retryable: false },
+  model_not_found: { status: 404, retryable: false },
+  method_not_allowed: { status: 405, retryable: false },
+  conflict: { status: 409, retryable: false },
+  body_too_large: { status: 413, retryable: false },
+  unsupported_media_type: { status: 415, retryable: false },
+  unsupported_combination: { status: 422, retryable: false },
+  rate_limited: { status: 429, retryable: false },
+  internal_error: { status: 500, retryable: false },
+  /** The upstream answered with a client error (its 4xx, mapped); retrying will not help. */
+  upstream_client_error: { status: 400, retryable: false },
+  upstream_rate_limited: { status: 429, retryable: true },
+  upstream_error: { status: 502, retryable: true },
+  upstream_unavailable: { status: 503, retryable: true },
+  upstream_connect_failed: { status: 502, retryable: true },
+  upstream_timeout: { status: 504, retryable: true },
+  upstream_invalid_response: { status: 502, retryable: false },
+  no_route: { status: 503, retryable: false },
+} as const satisfies Record<string, { status: number; retryable: boolean }>;
+
+export type ErrorCode = keyof typeof errorRegistry;
