@@ -1,0 +1,83 @@
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig } from '../config/load-config.js';
+import { runKeysCommand } from './keys-command.js';
+import { runServeCommand } from './serve-command.js';
+import { runSimCommand } from './sim-command.js';
+import { runMigrateCommand } from './migrate-command.js';
+import { runUsageCommand } from './usage-command.js';
+
+const usage = `switchyard — a gateway for generative models
+
+Usage:
+  switchyard serve [--config FILE] [--port N]      run the gateway
+  switchyard sim [--port N] [--host H]             run the provider simulator alone
+  switchyard keys create --name NAME [--models a,b] [--endpoints chat,messages,...]
+                         [--budget-usd X] [--rpm N] [--json]
+  switchyard keys list [--json]
+  switchyard keys revoke ID
+  switchyard migrate                               bring the database schema up to date
+  switchyard usage [--key ID] [--since YYYY-MM-DD] [--json]
+
+Every command takes --config FILE (or SWITCHYARD_CONFIG); DATABASE_URL, REDIS_URL and PORT override it.`;
+
+export async function main(argv: readonly string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    options: {
+      config: { type: 'string' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      name: { type: 'string' },
+      models: { type: 'string' },
+      endpoints: { type: 'string' },
+      'budget-usd': { type: 'string' },
+      rpm: { type: 'string' },
+      key: { type: 'string' },
+      since: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  const [command, ...rest] = positionals;
+  if (values.help || command === undefined || command === 'help') {
+    console.log(usage);
+    return command === undefined && !values.help ? 1 : 0;
+  }
+  const port = values.port === undefined ? undefined : parsePort(values.port);
+  const loadOptions = { environment: process.env, ...(values.config ? { file: values.config } : {}), ...(port !== undefined ? { port } : {}) };
+  try {
+    switch (command) {
+      case 'serve':
+        return await runServeCommand(loadConfig(loadOptions));
+      case 'sim':
+        return await runSimCommand({ port: port ?? 8788, host: values.host ?? '127.0.0.1' });
+      case 'migrate':
+        return await runMigrateCommand(loadConfig(loadOptions));
+      case 'keys':
+        return await runKeysCommand(loadConfig(loadOptions), rest, values);
+      case 'usage':
+        return await runUsageCommand(loadConfig(loadOptions), values);
+      default:
+        console.error(`unknown command '${command}'\n\n${usage}`);
+        return 1;
+    }
+  } catch (error) {
+    if (error instanceof ConfigError || error instanceof UsageError) {
+      console.error(`switchyard: ${error.message}`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+/** A mistake on the command line, reported without a stack trace. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port: expected 0-65535, got '${value}'`);
+  return port;
+}

@@ -1,0 +1,91 @@
+import { z } from 'zod';
+
+/** A price as a decimal string of USD, e.g. "3.00" or "0.075". Parsed exactly, never as a float. */
+const decimalPrice = z.string().regex(/^\d+(\.\d+)?$/, 'a decimal number of USD as a string, e.g. "3.00"');
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date YYYY-MM-DD');
+
+export const providerTypes = ['openai', 'openai-compatible', 'anthropic', 'gemini'] as const;
+
+const providerSchema = z
+  .object({
+    type: z.enum(providerTypes),
+    /** The API root as the vendor's SDK takes it, or `builtin:sim` for the in-process simulator. */
+    base_url: z.string().min(1).optional(),
+    api_key: z.string().optional(),
+    /** Extra headers sent to this upstream on every call. */
+    headers: z.record(z.string(), z.string()).optional(),
+    timeout_ms: z.number().int().positive().optional(),
+    /** For openai-compatible servers that also serve the Responses API. */
+    responses: z.boolean().optional(),
+  })
+  .strict();
+
+const routeSchema = z
+  .object({
+    provider: z.string().min(1),
+    model: z.string().min(1),
+    /** Time allowed until the upstream's first byte. */
+    timeout_ms: z.number().int().positive().optional(),
+  })
+  .strict();
+
+const priceSchema = z
+  .object({
+    input_per_mtok: decimalPrice.optional(),
+    output_per_mtok: decimalPrice.optional(),
+    cache_read_per_mtok: decimalPrice.optional(),
+    cache_write_per_mtok: decimalPrice.optional(),
+    reasoning_per_mtok: decimalPrice.optional(),
+    effective_from: isoDate.optional(),
+  })
+  .strict();
+
+const modelSchema = z
+  .object({
+    id: z.string().min(1),
+    aliases: z.array(z.string().min(1)).default([]),
+    output_modality: z.enum(['text', 'image', 'video']).default('text'),
+    owned_by: z.string().optional(),
+    routes: z.array(routeSchema).min(1),
+    price: priceSchema.optional(),
+  })
+  .strict();
+
+export const configSchema = z
+  .object({
+    server: z
+      .object({
+        host: z.string().default('127.0.0.1'),
+        port: z.number().int().min(0).max(65535).default(8787),
+        /** Largest accepted request body; long coding-agent conversations reach several MiB. */
+        body_limit_bytes: z.number().int().positive().default(32 * 1024 * 1024),
+        /** Require an API key on discovery endpoints (they are public by default). */
+        discovery_requires_key: z.boolean().default(false),
+        /** Accept requests without any API key (the out-of-the-box default until a key exists). */
+        open_access: z.enum(['auto', 'always', 'never']).default('auto'),
+      })
+      .strict()
+      .default({ host: '127.0.0.1', port: 8787, body_limit_bytes: 32 * 1024 * 1024, discovery_requires_key: false, open_access: 'auto' }),
+    database: z.object({ url: z.string().min(1) }).strict().default({ url: 'sqlite:./data/switchyard.db' }),
+    redis: z.object({ url: z.string().min(1) }).strict().optional(),
+    admin: z.object({ api_key: z.string().min(16) }).strict().optional(),
+    routing: z
+      .object({
+        /** Attempts per route on a retryable failure before falling back to the next route. */
+        attempts_per_route: z.number().int().min(1).max(10).default(2),
+        backoff_ms: z.number().int().min(0).default(100),
+        timeout_ms: z.number().int().positive().default(60_000),
+      })
+      .strict()
+      .default({ attempts_per_route: 2, backoff_ms: 100, timeout_ms: 60_000 }),
+    log: z.object({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info') }).strict().default({ level: 'info' }),
+    providers: z.record(z.string().min(1), providerSchema).default({}),
+    models: z.array(modelSchema).default([]),
+  })
+  .strict();
+
+export type GatewayConfig = z.infer<typeof configSchema>;
+export type ProviderConfig = z.infer<typeof providerSchema>;
+export type ModelConfig = z.infer<typeof modelSchema>;
+export type RouteConfig = z.infer<typeof routeSchema>;
+export type PriceConfig = z.infer<typeof priceSchema>;

@@ -1,0 +1,40 @@
+import type { GatewayConfig } from './config-schema.js';
+
+/** Marks a provider served by the simulator started inside the gateway process. */
+export const builtinSimulatorUrl = 'builtin:sim';
+
+type RawConfig = Record<string, unknown>;
+
+/**
+ * The configuration used when no file is given: the built-in simulator behind one model per
+ * upstream wire format (so every translation path works offline), plus every real provider whose
+ * usual key variable is set.
+ */
+export function defaultConfig(environment: Readonly<Record<string, string | undefined>>): RawConfig {
+  const providers: Record<string, unknown> = {
+    'sim-openai': { type: 'openai', base_url: builtinSimulatorUrl },
+    'sim-anthropic': { type: 'anthropic', base_url: builtinSimulatorUrl },
+    'sim-gemini': { type: 'gemini', base_url: builtinSimulatorUrl },
+  };
+  const simPrice = { input_per_mtok: '1.00', output_per_mtok: '2.00', effective_from: '2026-01-01' };
+  const models: unknown[] = [
+    { id: 'sim-gpt', aliases: ['sim'], owned_by: 'switchyard-sim', routes: [{ provider: 'sim-openai', model: 'sim-gpt' }], price: simPrice },
+    { id: 'sim-claude', owned_by: 'switchyard-sim', routes: [{ provider: 'sim-anthropic', model: 'sim-claude' }], price: simPrice },
+    { id: 'sim-gemini', owned_by: 'switchyard-sim', routes: [{ provider: 'sim-gemini', model: 'sim-gemini' }], price: simPrice },
+  ];
+  if (environment.OPENAI_API_KEY) {
+    providers.openai = { type: 'openai', api_key: environment.OPENAI_API_KEY };
+    models.push({ id: 'gpt-4.1-mini', owned_by: 'openai', routes: [{ provider: 'openai', model: 'gpt-4.1-mini' }] });
+  }
+  if (environment.ANTHROPIC_API_KEY) {
+    providers.anthropic = { type: 'anthropic', api_key: environment.ANTHROPIC_API_KEY };
+    models.push({ id: 'claude-sonnet-4-5', owned_by: 'anthropic', aliases: ['claude-sonnet-4-5-20250929'], routes: [{ provider: 'anthropic', model: 'claude-sonnet-4-5-20250929' }] });
+  }
+  if (environment.GEMINI_API_KEY) {
+    providers.gemini = { type: 'gemini', api_key: environment.GEMINI_API_KEY };
+    models.push({ id: 'gemini-2.5-flash', owned_by: 'google', routes: [{ provider: 'gemini', model: 'gemini-2.5-flash' }] });
+  }
+  return { providers, models } satisfies RawConfig;
+}
+
+export type { GatewayConfig };

@@ -1,0 +1,130 @@
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+import type { z } from 'zod';
+import { configSchema, type GatewayConfig } from './config-schema.js';
+import { defaultConfig } from './default-config.js';
+
+export type Environment = Readonly<Record<string, string | undefined>>;
+
+/** A configuration problem, with the path of the offending field in its message. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+export interface LoadOptions {
+  /** Path of the YAML file; falls back to SWITCHYARD_CONFIG, then to the built-in defaults. */
+  readonly file?: string;
+  readonly port?: number;
+  readonly environment: Environment;
+}
+
+/**
+ * Reads, substitutes, overrides and validates the configuration. This is the only place where the
+ * process environment is consulted (callers pass `process.env` in).
+ */
+export function loadConfig(options: LoadOptions): GatewayConfig {
+  const environment = options.environment;
+  const file = options.file ?? environment.SWITCHYARD_CONFIG;
+  const raw = file === undefined ? defaultConfig(environment) : readConfigFile(file, environment);
+  applyEnvironmentOverrides(raw, environment);
+  if (options.port !== undefined) setPath(raw, ['server', 'port'], options.port);
+  const parsed = configSchema.safeParse(raw);
+  if (!parsed.success) throw new ConfigError(describeIssues(parsed.error, file));
+  checkReferences(parsed.data, file);
+  return parsed.data;
+}
+
+function readConfigFile(file: string, environment: Environment): Record<string, unknown> {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`cannot read config file ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  let document: unknown;
+  try {
+    document = parseYaml(text);
+  } catch (error) {
+    throw new ConfigError(`config file ${file} is not valid YAML: ${(error as Error).message}`);
+  }
+  if (document === null || document === undefined) return {};
+  if (typeof document !== 'object' || Array.isArray(document)) {
+    throw new ConfigError(`config file ${file} must hold a mapping at the top level`);
+  }
+  return substituteEnvironment(document, environment, []) as Record<string, unknown>;
+}
+
+/** Replaces `${NAME}` in every string value; an unset variable is an error naming the field. */
+function substituteEnvironment(value: unknown, environment: Environment, path: readonly (string | number)[]): unknown {
+  if (typeof value === 'string') {
+    return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_match, name: string) => {
+      const replacement = environment[name];
+      if (replacement === undefined) {
+        throw new ConfigError(`${formatPath(path)}: environment variable ${name} is not set`);
+      }
+      return replacement;
+    });
+  }
+  if (Array.isArray(value)) return value.map((item, index) => substituteEnvironment(item, environment, [...path, index]));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, substituteEnvironment(item, environment, [...path, key])]),
+    );
+  }
+  return value;
+}
+
+function applyEnvironmentOverrides(raw: Record<string, unknown>, environment: Environment): void {
+  if (environment.DATABASE_URL) setPath(raw, ['database', 'url'], environment.DATABASE_URL);
+  if (environment.REDIS_URL) setPath(raw, ['redis', 'url'], environment.REDIS_URL);
+  if (environment.PORT) {
+    const port = Number(environment.PORT);
+    if (!Number.isInteger(port)) throw new ConfigError(`PORT: expected a whole number, got "${environment.PORT}"`);
+    setPath(raw, ['server', 'port'], port);
+  }
+}
+
+function setPath(target: Record<string, unknown>, path: readonly string[], value: unknown): void {
+  let node = target;
+  for (const key of path.slice(0, -1)) {
+    const next = node[key];
+    if (next === null || typeof next !== 'object') node[key] = {};
+    node = node[key] as Record<string, unknown>;
+  }
+  node[path[path.length - 1] as string] = value;
+}
+
+function checkReferences(config: GatewayConfig, file: string | undefined): void {
+  const seen = new Map<string, string>();
+  config.models.forEach((model, modelIndex) => {
+    for (const name of [model.id, ...model.aliases]) {
+      const previous = seen.get(name);
+      if (previous !== undefined) {
+        throw new ConfigError(`${where(file)}models[${modelIndex}]: "${name}" is already used by ${previous}`);
+      }
+      seen.set(name, `models[${modelIndex}] (${model.id})`);
+    }
+    model.routes.forEach((route, routeIndex) => {
+      if (config.providers[route.provider] === undefined) {
+        const known = Object.keys(config.providers).join(', ') || 'none';
+        throw new ConfigError(
+          `${where(file)}models[${modelIndex}].routes[${routeIndex}].provider: unknown provider "${route.provider}" (configured: ${known})`,
+        );
+      }
+    });
+  });
+}
+
+function describeIssues(error: z.ZodError, file: string | undefined): string {
+  const lines = error.issues.map((issue) => `${formatPath(issue.path)}: ${issue.message}`);
+  return `${where(file)}invalid configuration\n  ${lines.join('\n  ')}`;
+}
+
+function where(file: string | undefined): string {
+  return file === undefined ? '' : `${file}: `;
+}
+
+function formatPath(path: readonly PropertyKey[]): string {
+  if (path.length === 0) return '(top level)';
+  return path.map((key, index) => (typeof key === 'number' ? `[${key}]` : `${index === 0 ? '' : '.'}${String(key)}`)).join('');
+}

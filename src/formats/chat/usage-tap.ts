@@ -1,0 +1,29 @@
+import type { Usage } from '../../ir/index.js';
+import { usageFromChatPayload } from '../../wire/chat/chat-usage.js';
+import { parseJson } from '../../wire/chat/json-value.js';
+import type { UsageTap } from '../client-format.js';
+
+/**
+ * Most chunks say `"usage":null`; only the usage chunk (OpenAI), the finish chunk (DeepSeek) or
+ * `x_groq.usage` (Groq) hold an object. Parsing only those keeps passthrough cheap.
+ */
+const usageObjectPattern = /"usage"\s*:\s*\{/;
+
+export function usageFromChatBody(body: unknown): Usage | undefined {
+  return usageFromChatPayload(body);
+}
+
+/** Reads usage from a passed-through chat stream without parsing every chunk. */
+export function createChatUsageTap(): UsageTap {
+  let latest: Usage | undefined;
+  return {
+    observe(_eventName: string | undefined, data: string): void {
+      if (!usageObjectPattern.test(data)) return;
+      const found = usageFromChatPayload(parseJson(data));
+      if (found !== undefined) latest = found;
+    },
+    usage(): Usage | undefined {
+      return latest;
+    },
+  };
+}

@@ -1,0 +1,7 @@
+import { chatFormat } from './chat/index.js';
+import type { ClientFormat, FormatName } from './client-format.js';
+
+/** Every client wire format the gateway serves. Adding one is one folder and one line here. */
+export const clientFormats: Partial<Record<FormatName, ClientFormat>> = {
+  chat: chatFormat,
+};

@@ -1,0 +1,21 @@
+import { pino, type Logger } from 'pino';
+
+export type { Logger };
+
+/**
+ * The gateway's structured logger. Credentials are redacted by path so that a header or config
+ * object logged by mistake still never shows a key.
+ */
+export function createLogger(level: string, destination?: NodeJS.WritableStream): Logger {
+  return pino(
+    {
+      level,
+      base: { service: 'switchyard' },
+      redact: {
+        paths: ['authorization', 'headers.authorization', 'headers["x-api-key"]', 'headers["x-goog-api-key"]', 'apiKey', 'api_key', '*.apiKey', '*.api_key'],
+        censor: '[redacted]',
+      },
+    },
+    destination ?? pino.destination({ fd: 1, sync: false }),
+  );
+}

@@ -1,0 +1,54 @@
+import type { Logger } from '../logging/logger.js';
+import type { LedgerEntry, UsageLedger } from '../storage/ports.js';
+
+/**
+ * Writes ledger entries off the request path: entries are queued and appended in small batches,
+ * and `close()` writes everything still queued, so a shutdown loses nothing. A failed write is
+ * retried on the next flush rather than dropped.
+ */
+export class LedgerWriter {
+  private queue: LedgerEntry[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly ledger: UsageLedger,
+    private readonly logger: Logger,
+    private readonly delayMs = 20,
+  ) {}
+
+  record(entry: LedgerEntry): void {
+    this.queue.push(entry);
+    this.timer ??= setTimeout(() => void this.flush(), this.delayMs);
+  }
+
+  /** Appends everything queued so far; resolves when it is stored. */
+  flush(): Promise<void> {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.flushing = this.flushing.then(() => this.writeQueued());
+    return this.flushing;
+  }
+
+  async close(): Promise<void> {
+    await this.flush();
+  }
+
+  private async writeQueued(): Promise<void> {
+    const batch = this.queue;
+    this.queue = [];
+    const failed: LedgerEntry[] = [];
+    for (const entry of batch) {
+      try {
+        await this.ledger.append(entry);
+      } catch (error) {
+        failed.push(entry);
+        this.logger.error({ err: error, requestId: entry.requestId }, 'ledger write failed; will retry');
+      }
+    }
+    if (failed.length > 0) {
+      this.queue.unshift(...failed);
+      this.timer ??= setTimeout(() => void this.flush(), 1_000);
+    }
+  }
+}

@@ -1,0 +1,98 @@
+import type { UsageTap } from '../formats/client-format.js';
+import type { Usage } from '../ir/usage.js';
+import { linkedAbortController, type AttemptContext } from '../routing/attempt-context.js';
+import type { CallCompletion, CallOutcome } from '../routing/call-outcome.js';
+import { commitOnFirstChunk } from '../routing/commit-stream.js';
+import { createSseReader } from '../upstream/sse-reader.js';
+import { flattenHeaders, readBodyText, sendUpstream, upstreamTransportError, type UpstreamResponse } from '../upstream/upstream-client.js';
+import { preparePassthroughBody } from './prepare-body.js';
+import { findTopLevelValue } from './rewrite-body.js';
+import { createSseEventSplitter } from './sse-event-splitter.js';
+
+/**
+ * Same wire format on both sides: the client's body goes upstream unchanged but for `model`, and
+ * the upstream's bytes come back unchanged; a tap reads usage from them on the way.
+ */
+export async function passthroughCall(
+  context: AttemptContext,
+  rawBody: string,
+  parsedBody: Readonly<Record<string, unknown>>,
+): Promise<CallOutcome> {
+  const { format, adapter, route } = context;
+  const prepared = preparePassthroughBody(format.name, rawBody, parsedBody, route.target.model);
+  const abort = linkedAbortController(context.clientSignal);
+  const response = await sendUpstream({
+    url: adapter.passthroughUrl(format.name, route.target),
+    headers: adapter.upstreamHeaders(route.target, context.forwarded),
+    body: prepared.text,
+    signal: abort.signal,
+    timeoutMs: context.timeoutMs,
+  });
+  if (response.statusCode >= 400) {
+    const text = await readBodyText(response).catch(() => '');
+    throw adapter.decodeError(response.statusCode, text, flattenHeaders(response.headers));
+  }
+  const contentType = String(response.headers['content-type'] ?? 'application/json');
+  if (parsedBody.stream !== true || !contentType.includes('text/event-stream')) {
+    const bytes = new Uint8Array(await response.body.arrayBuffer().catch((error: unknown) => {
+      throw upstreamTransportError(error, abort.signal);
+    }));
+    const usage = usageFromBytes(context, bytes);
+    return { contentType, body: bytes, completion: Promise.resolve({ usage, completed: true, status: 200 }) };
+  }
+  const tap = format.createUsageTap();
+  let resolveCompletion: (completion: CallCompletion) => void = () => {};
+  const completion = new Promise<CallCompletion>((resolve) => (resolveCompletion = resolve));
+  const chunks = prepared.injectedUsageChunk ? relayWithoutUsageEvent(response, tap) : relay(response, tap);
+  const body = await commitOnFirstChunk(
+    chunks,
+    (completed) => resolveCompletion({ usage: tap.usage(), completed, status: 200 }),
+    () => abort.abort(),
+  ).catch((error: unknown) => {
+    throw upstreamTransportError(error, abort.signal);
+  });
+  return { contentType: 'text/event-stream; charset=utf-8', body, completion };
+}
+
+/** Reads usage from the `usage` member only, so the body is never parsed whole. */
+function usageFromBytes(context: AttemptContext, bytes: Uint8Array): Usage | undefined {
+  const text = new TextDecoder().decode(bytes);
+  const range = findTopLevelValue(text, 'usage');
+  if (range === undefined) return undefined;
+  try {
+    return context.format.usageFromBody({ usage: JSON.parse(text.slice(range.start, range.end)) as unknown });
+  } catch {
+    return undefined;
+  }
+}
+
+async function* relay(response: UpstreamResponse, tap: UsageTap): AsyncGenerator<Uint8Array, void, void> {
+  const reader = createSseReader((event) => tap.observe(event.event, event.data));
+  for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+    reader.push(chunk);
+    yield chunk;
+  }
+  reader.flush();
+}
+
+const encoder = new TextEncoder();
+
+/** Relays whole events, dropping the usage-only chunk the gateway asked for on its own account. */
+async function* relayWithoutUsageEvent(response: UpstreamResponse, tap: UsageTap): AsyncGenerator<Uint8Array, void, void> {
+  const decoder = new TextDecoder();
+  const splitter = createSseEventSplitter();
+  const reader = createSseReader((event) => tap.observe(event.event, event.data));
+  for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+    reader.push(chunk);
+    const kept = splitter.push(decoder.decode(chunk, { stream: true })).filter((event) => !isUsageOnlyChunk(event));
+    if (kept.length > 0) yield encoder.encode(kept.join(''));
+  }
+  reader.flush();
+  const rest = splitter.flush().filter((event) => !isUsageOnlyChunk(event));
+  if (rest.length > 0) yield encoder.encode(rest.join(''));
+}
+
+function isUsageOnlyChunk(eventText: string): boolean {
+  return eventText.includes('"choices":[]') && eventText.includes('"usage":{');
+}
+

@@ -1,0 +1,96 @@
+/**
+ * Edits a JSON request body as text, so a passed-through body keeps every byte the client sent
+ * except what the gateway must change. Returns undefined when the top-level key cannot be located
+ * by the scanner (escaped key names); callers then fall back to re-serialising.
+ */
+export function replaceTopLevelString(json: string, key: string, value: string): string | undefined {
+  const range = findTopLevelValue(json, key);
+  if (range === undefined || json.charCodeAt(range.start) !== quote) return undefined;
+  return json.slice(0, range.start) + JSON.stringify(value) + json.slice(range.end);
+}
+
+/** Inserts `"key":<json value>` as the first member of the top-level object. */
+export function insertTopLevelMember(json: string, key: string, valueJson: string): string | undefined {
+  const open = json.indexOf('{');
+  if (open === -1) return undefined;
+  const rest = json.slice(open + 1);
+  const empty = /^\s*}/.test(rest);
+  return `${json.slice(0, open + 1)}${JSON.stringify(key)}:${valueJson}${empty ? '' : ','}${rest}`;
+}
+
+const quote = 0x22;
+const backslash = 0x5c;
+
+interface ValueRange {
+  readonly start: number;
+  readonly end: number;
+}
+
+/** Finds the text range of a top-level member's value by scanning strings and nesting depth. */
+export function findTopLevelValue(json: string, key: string): ValueRange | undefined {
+  let depth = 0;
+  let index = 0;
+  const length = json.length;
+  while (index < length) {
+    const code = json.charCodeAt(index);
+    if (code === quote) {
+      const end = skipString(json, index);
+      if (depth === 1 && json.slice(index + 1, end - 1) === key) {
+        let cursor = skipWhitespace(json, end);
+        if (json[cursor] === ':') {
+          cursor = skipWhitespace(json, cursor + 1);
+          return { start: cursor, end: skipValue(json, cursor) };
+        }
+      }
+      index = end;
+      continue;
+    }
+    if (code === 0x7b || code === 0x5b) depth++;
+    else if (code === 0x7d || code === 0x5d) depth--;
+    index++;
+  }
+  return undefined;
+}
+
+function skipString(json: string, start: number): number {
+  let index = start + 1;
+  while (index < json.length) {
+    const code = json.charCodeAt(index);
+    if (code === backslash) index += 2;
+    else if (code === quote) return index + 1;
+    else index++;
+  }
+  return json.length;
+}
+
+function skipWhitespace(json: string, start: number): number {
+  let index = start;
+  while (index < json.length && /\s/.test(json[index] as string)) index++;
+  return index;
+}
+
+function skipValue(json: string, start: number): number {
+  const first = json.charCodeAt(start);
+  if (first === quote) return skipString(json, start);
+  if (first === 0x7b || first === 0x5b) {
+    let depth = 0;
+    let index = start;
+    while (index < json.length) {
+      const code = json.charCodeAt(index);
+      if (code === quote) {
+        index = skipString(json, index);
+        continue;
+      }
+      if (code === 0x7b || code === 0x5b) depth++;
+      else if (code === 0x7d || code === 0x5d) {
+        depth--;
+        if (depth === 0) return index + 1;
+      }
+      index++;
+    }
+    return json.length;
+  }
+  let index = start;
+  while (index < json.length && !/[,}\]\s]/.test(json[index] as string)) index++;
+  return index;
+}

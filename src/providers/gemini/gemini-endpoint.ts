@@ -1,0 +1,20 @@
+import type { UpstreamTarget } from '../provider-adapter.js';
+
+/**
+ * The generateContent URL for a target. The base URL is configured without the version
+ * (`https://generativelanguage.googleapis.com`), but a trailing `/v1beta` is tolerated; a
+ * `models/` prefix on the model id (the API's own resource name) is tolerated too.
+ */
+export function geminiGenerateUrl(target: UpstreamTarget, stream: boolean): string {
+  const root = target.baseUrl.replace(/\/+$/, '').replace(/\/v1beta$/, '');
+  const model = target.model.replace(/^models\//, '');
+  const base = `${root}/v1beta/models/${model}`;
+  // Gemini switches to SSE by URL, not by a body flag.
+  return stream ? `${base}:streamGenerateContent?alt=sse` : `${base}:generateContent`;
+}
+
+export function geminiHeaders(target: UpstreamTarget): Record<string, string> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (target.apiKey) headers['x-goog-api-key'] = target.apiKey;
+  return { ...headers, ...target.headers };
+}

@@ -1,0 +1,1 @@
+export { geminiAdapter } from './gemini-adapter.js';

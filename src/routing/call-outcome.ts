@@ -1,0 +1,20 @@
+import type { Usage } from '../ir/usage.js';
+
+/** How a delivered call ended, for metering. */
+export interface CallCompletion {
+  /** Usage the upstream reported (undefined when it reported none). */
+  readonly usage: Usage | undefined;
+  /** False when the stream was cut short (client gone, upstream failed mid-stream). */
+  readonly completed: boolean;
+  readonly status: number;
+}
+
+/**
+ * A committed answer: nothing has been sent yet, but the upstream accepted the call, so no
+ * fallback will happen any more. `completion` settles when the body is fully delivered or dropped.
+ */
+export interface CallOutcome {
+  readonly contentType: string;
+  readonly body: string | Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array>;
+  readonly completion: Promise<CallCompletion>;
+}

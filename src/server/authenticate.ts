@@ -1,0 +1,54 @@
+import { GatewayError } from '../errors/gateway-error.js';
+import type { ApiKeyVerifier } from '../keys/api-key-verifier.js';
+import type { ApiKeyRecord, ApiKeyStore } from '../storage/ports.js';
+
+/** The key a client presented: `Authorization: Bearer` (OpenAI clients) or `x-api-key` (Anthropic clients). */
+export function presentedKey(headers: Headers): string | undefined {
+  const apiKeyHeader = headers.get('x-api-key');
+  if (apiKeyHeader) return apiKeyHeader.trim();
+  const authorization = headers.get('authorization');
+  if (authorization === null) return undefined;
+  const match = /^Bearer\s+(.+)$/i.exec(authorization.trim());
+  return match?.[1]?.trim();
+}
+
+export type OpenAccessMode = 'auto' | 'always' | 'never';
+
+/**
+ * Decides who is calling. Without any key in the store, `auto` lets keyless calls through so a
+ * fresh install works at once (on loopback only); once a key exists, every call needs one. A key
+ * that is presented is always checked, open access or not.
+ */
+export class Authenticator {
+  private keysExistUntil = 0;
+  private keysExist = false;
+
+  constructor(
+    private readonly verifier: ApiKeyVerifier,
+    private readonly store: ApiKeyStore,
+    private readonly openAccess: OpenAccessMode,
+  ) {}
+
+  /** The caller's key record; undefined for an anonymous call that open access allows. */
+  async authenticate(headers: Headers, keyRequired = true): Promise<ApiKeyRecord | undefined> {
+    const secret = presentedKey(headers);
+    if (secret === undefined || secret === '') {
+      if (!keyRequired || (await this.allowsAnonymous())) return undefined;
+      throw new GatewayError('authentication_required', 'Missing API key: send it as "Authorization: Bearer <key>" or "x-api-key: <key>".');
+    }
+    const record = await this.verifier.verify(secret);
+    if (record === undefined) throw new GatewayError('invalid_api_key', 'Invalid API key.');
+    return record;
+  }
+
+  private async allowsAnonymous(): Promise<boolean> {
+    if (this.openAccess === 'always') return true;
+    if (this.openAccess === 'never') return false;
+    const now = Date.now();
+    if (now >= this.keysExistUntil) {
+      this.keysExist = (await this.store.list()).length > 0;
+      this.keysExistUntil = now + 2_000;
+    }
+    return !this.keysExist;
+  }
+}

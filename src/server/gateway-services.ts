@@ -1,0 +1,16 @@
+import type { ModelCatalog } from '../catalog/model-catalog.js';
+import type { GatewayConfig } from '../config/config-schema.js';
+import type { Logger } from '../logging/logger.js';
+import type { LedgerWriter } from '../metering/ledger-writer.js';
+import type { Storage } from '../storage/ports.js';
+import type { Authenticator } from './authenticate.js';
+
+/** What the HTTP layer needs from the rest of the gateway. */
+export interface GatewayServices {
+  readonly config: GatewayConfig;
+  readonly catalog: ModelCatalog;
+  readonly storage: Storage;
+  readonly authenticator: Authenticator;
+  readonly ledger: LedgerWriter;
+  readonly logger: Logger;
+}

@@ -1,0 +1,48 @@
+import type { IncomingMessage } from 'node:http';
+import { GatewayError } from '../errors/gateway-error.js';
+
+/** Refuses anything but JSON bodies (415), before reading them. */
+export function assertJsonContentType(contentType: string | undefined): void {
+  const mediaType = contentType?.split(';', 1)[0]?.trim().toLowerCase() ?? '';
+  if (mediaType !== 'application/json' && !mediaType.endsWith('+json')) {
+    throw new GatewayError(
+      'unsupported_media_type',
+      `Expected a JSON body with content-type application/json${contentType ? `, got '${contentType}'` : ''}.`,
+    );
+  }
+}
+
+/**
+ * Reads the request body as text, refusing it (413) as soon as it is known to exceed `limit`:
+ * from the declared content-length before reading anything, or while streaming otherwise.
+ */
+export async function readRequestText(incoming: IncomingMessage, limit: number): Promise<string> {
+  const declared = Number(incoming.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) throw bodyTooLarge(limit);
+  const chunks: Buffer[] = [];
+  let received = 0;
+  for await (const chunk of incoming as AsyncIterable<Buffer>) {
+    received += chunk.length;
+    if (received > limit) throw bodyTooLarge(limit);
+    chunks.push(chunk);
+  }
+  return chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks).toString('utf8');
+}
+
+/** Parses the body text; it must be a JSON object. */
+export function parseJsonObject(text: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new GatewayError('invalid_json', `The request body is not valid JSON: ${(error as Error).message}`);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new GatewayError('invalid_request', 'The request body must be a JSON object.');
+  }
+  return value as Record<string, unknown>;
+}
+
+function bodyTooLarge(limit: number): GatewayError {
+  return new GatewayError('body_too_large', `The request body exceeds the limit of ${limit} bytes.`);
+}

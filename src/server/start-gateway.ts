@@ -1,0 +1,83 @@
+import { serve, type ServerType } from '@hono/node-server';
+import type { AddressInfo } from 'node:net';
+import { ModelCatalog } from '../catalog/model-catalog.js';
+import type { GatewayConfig } from '../config/config-schema.js';
+import { builtinSimulatorUrl } from '../config/default-config.js';
+import { ApiKeyVerifier } from '../keys/api-key-verifier.js';
+import { createLogger, type Logger } from '../logging/logger.js';
+import { LedgerWriter } from '../metering/ledger-writer.js';
+import { startSimulator } from '../sim/index.js';
+import { openStorage } from '../storage/open-storage.js';
+import type { Storage } from '../storage/ports.js';
+import { closeUpstreamPools } from '../upstream/upstream-client.js';
+import { Authenticator, type OpenAccessMode } from './authenticate.js';
+import { createGatewayApp } from './gateway-app.js';
+import type { GatewayServices } from './gateway-services.js';
+
+export interface RunningGateway {
+  readonly url: string;
+  readonly port: number;
+  readonly services: GatewayServices;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  readonly logger?: Logger;
+  /** An already open storage (tests share one); otherwise `config.database.url` is opened. */
+  readonly storage?: Storage;
+}
+
+/** Opens storage, starts the built-in simulator when the config uses it, and serves HTTP. */
+export async function startGateway(config: GatewayConfig, options: StartOptions = {}): Promise<RunningGateway> {
+  const logger = options.logger ?? createLogger(config.log.level);
+  const storage = options.storage ?? (await openStorage(config.database.url));
+  await storage.migrate();
+  const usesSimulator = Object.values(config.providers).some((provider) => provider.base_url === builtinSimulatorUrl);
+  const simulator = usesSimulator ? await startSimulator({ host: '127.0.0.1', port: 0 }) : undefined;
+  const catalog = new ModelCatalog(config, simulator?.url);
+  const verifier = new ApiKeyVerifier(storage.keys);
+  const ledger = new LedgerWriter(storage.ledger, logger);
+  const services: GatewayServices = {
+    config,
+    catalog,
+    storage,
+    ledger,
+    logger,
+    authenticator: new Authenticator(verifier, storage.keys, openAccessMode(config)),
+  };
+  const app = createGatewayApp(services);
+  const server = await listen(app.fetch, config.server.host, config.server.port);
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${config.server.host.includes(':') ? `[${config.server.host}]` : config.server.host}:${port}`;
+  logger.info({ url, models: catalog.models.filter((model) => model.callable).map((model) => model.id) }, 'switchyard listening');
+  return {
+    url,
+    port,
+    services,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+      });
+      await ledger.close();
+      await simulator?.close();
+      if (options.storage === undefined) await storage.close();
+      await closeUpstreamPools().catch(() => undefined);
+    },
+  };
+}
+
+/** Keyless access is only ever automatic on a loopback address. */
+function openAccessMode(config: GatewayConfig): OpenAccessMode {
+  const mode = config.server.open_access;
+  if (mode !== 'auto') return mode;
+  const loopback = ['127.0.0.1', 'localhost', '::1'].includes(config.server.host) || config.server.host.startsWith('127.');
+  return loopback ? 'auto' : 'never';
+}
+
+function listen(fetch: (request: Request, ...rest: never[]) => Response | Promise<Response>, hostname: string, port: number): Promise<ServerType> {
+  return new Promise((resolve, reject) => {
+    const server = serve({ fetch: fetch as never, hostname, port }, () => resolve(server));
+    server.once('error', reject);
+  });
+}

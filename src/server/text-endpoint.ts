@@ -1,0 +1,142 @@
+import type { Context } from 'hono';
+import type { HttpBindings } from '@hono/node-server';
+import { GatewayError } from '../errors/gateway-error.js';
+import type { ClientFormat } from '../formats/client-format.js';
+import { assertEndpointAllowed, assertModelAllowed } from '../keys/key-scope.js';
+import type { EndpointFamily } from '../keys/endpoint-family.js';
+import { costNanoUsd } from '../metering/price.js';
+import { estimateUsage } from '../metering/estimate-usage.js';
+import { passthroughCall } from '../passthrough/passthrough-call.js';
+import { providerAdapters } from '../providers/registry.js';
+import type { CatalogModel, CatalogRoute } from '../catalog/model-catalog.js';
+import type { AttemptContext } from '../routing/attempt-context.js';
+import type { CallCompletion, CallOutcome } from '../routing/call-outcome.js';
+import { runWithFallback } from '../routing/run-with-fallback.js';
+import { translatedCall } from '../translation/translated-call.js';
+import type { ApiKeyRecord } from '../storage/ports.js';
+import { errorResponse } from './error-response.js';
+import type { GatewayServices } from './gateway-services.js';
+import { assertJsonContentType, parseJsonObject, readRequestText } from './read-request-body.js';
+
+/** Client headers that carry meaning for an upstream of the same family. */
+const forwardedHeaderNames = ['anthropic-version', 'anthropic-beta'] as const;
+
+export type GatewayContext = Context<{ Bindings: HttpBindings; Variables: { requestId: string } }>;
+
+/**
+ * One text generation call, whatever the client format: authenticate, read and decode the body,
+ * resolve the model, then pass through or translate on each route in turn until one answers.
+ */
+export async function handleTextRequest(
+  context: GatewayContext,
+  services: GatewayServices,
+  family: EndpointFamily,
+  format: ClientFormat,
+): Promise<Response> {
+  const requestId = context.get('requestId');
+  const startedAt = Date.now();
+  try {
+    const headers = context.req.raw.headers;
+    const key = await services.authenticator.authenticate(headers);
+    assertEndpointAllowed(key, family);
+    assertJsonContentType(headers.get('content-type') ?? undefined);
+    const rawBody = await readRequestText(context.env.incoming, services.config.server.body_limit_bytes);
+    const parsedBody = parseJsonObject(rawBody);
+    const request = format.decodeRequest(parsedBody);
+    const model = resolveModel(services, request.model, key);
+    const forwarded = forwardedHeaders(headers);
+    const clientSignal = context.req.raw.signal;
+    const { outcome, route: servedBy } = await runWithFallback(
+      model.routes,
+      { attemptsPerRoute: services.config.routing.attempts_per_route, backoffMs: services.config.routing.backoff_ms },
+      clientSignal,
+      (route) => {
+        const attempt: AttemptContext = {
+          format,
+          adapter: providerAdapters[route.target.kind],
+          route,
+          timeoutMs: route.timeoutMs ?? services.config.routing.timeout_ms,
+          clientSignal,
+          forwarded,
+          encode: { requestId, model: request.model, request },
+        };
+        const call = attempt.adapter.nativeFormats.includes(format.name)
+          ? passthroughCall(attempt, rawBody, parsedBody)
+          : translatedCall(attempt, request);
+        return call.then((outcome) => ({ outcome, route }));
+      },
+      (report) =>
+        services.logger.warn(
+          { requestId, provider: report.route.target.providerName, attempt: report.attempt, code: report.error.code, status: report.error.status },
+          'upstream attempt failed',
+        ),
+    );
+    void meter(services, outcome, { requestId, key, model, route: servedBy, family, rawBodyLength: rawBody.length, startedAt });
+    return new Response(outcome.body, {
+      status: 200,
+      headers: { 'content-type': outcome.contentType, 'x-request-id': requestId, 'cache-control': 'no-cache' },
+    });
+  } catch (error) {
+    if (error instanceof GatewayError && error.status >= 500) {
+      services.logger.warn({ requestId, code: error.code, err: error.cause }, error.message);
+    }
+    return errorResponse(error, requestId, format);
+  }
+}
+
+function resolveModel(services: GatewayServices, name: string, key: ApiKeyRecord | undefined): CatalogModel {
+  const model = services.catalog.find(name);
+  if (model === undefined || model.outputModality !== 'text') {
+    throw new GatewayError('model_not_found', `The model '${name}' does not exist or is not a text model.`, { param: 'model' });
+  }
+  assertModelAllowed(key, model.id);
+  if (!model.callable || model.routes.length === 0) {
+    throw new GatewayError('no_route', `The model '${name}' has no upstream with credentials configured.`, { param: 'model' });
+  }
+  return model;
+}
+
+function forwardedHeaders(headers: Headers): Record<string, string> {
+  const forwarded: Record<string, string> = {};
+  for (const name of forwardedHeaderNames) {
+    const value = headers.get(name);
+    if (value !== null) forwarded[name] = value;
+  }
+  return forwarded;
+}
+
+interface MeteringFacts {
+  readonly requestId: string;
+  readonly key: ApiKeyRecord | undefined;
+  readonly model: CatalogModel;
+  readonly route: CatalogRoute;
+  readonly family: EndpointFamily;
+  readonly rawBodyLength: number;
+  readonly startedAt: number;
+}
+
+/** Writes the ledger entry once the answer has been delivered (or dropped). */
+async function meter(services: GatewayServices, outcome: CallOutcome, facts: MeteringFacts): Promise<void> {
+  const completion: CallCompletion = await outcome.completion;
+  const usage = completion.usage ?? estimateUsage(facts.rawBodyLength);
+  const target = facts.route.target;
+  services.ledger.record({
+    requestId: facts.requestId,
+    keyId: facts.key?.id ?? null,
+    model: facts.model.id,
+    provider: target.providerName,
+    upstreamModel: target.model,
+    endpoint: facts.family,
+    status: completion.completed ? completion.status : 499,
+    inputUncached: usage.inputUncached,
+    cacheRead: usage.cacheRead,
+    cacheWrite: usage.cacheWrite,
+    output: usage.output,
+    reasoning: usage.reasoning,
+    usageEstimated: usage.estimated === true,
+    costNanoUsd: costNanoUsd(facts.model.price, usage),
+    createdAt: new Date(facts.startedAt),
+    durationMs: Date.now() - facts.startedAt,
+  });
+}
+

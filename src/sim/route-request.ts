@@ -1,0 +1,72 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { chatEndpoint } from './encode-chat.js';
+import { geminiEndpoint } from './encode-gemini.js';
+import { messagesEndpoint } from './encode-messages.js';
+import { responsesEndpoint } from './encode-responses.js';
+import { errorBody } from './error-bodies.js';
+import { extractMessages } from './extract-messages.js';
+import type { GenerationRoute, SimulatorState } from './handle-generation.js';
+import { handleGeneration } from './handle-generation.js';
+import { inputTokensFor } from './plan-reply.js';
+import { readJsonBody } from './read-json-body.js';
+import { sendJson } from './send-json.js';
+import { simEpochSeconds } from './sim-ids.js';
+
+export const simModelIds = ['sim-model', 'gpt-sim', 'claude-sim', 'gemini-sim'] as const;
+
+const geminiPath = /^\/(?:v1beta|v1)\/models\/([^/:]+):(generateContent|streamGenerateContent)$/;
+
+export async function routeRequest(request: IncomingMessage, response: ServerResponse, state: SimulatorState): Promise<void> {
+  const url = new URL(request.url ?? '/', 'http://sim.invalid');
+  const path = url.pathname.replace(/\/+$/, '') || '/';
+  const method = request.method ?? 'GET';
+
+  if (method === 'GET' && path === '/health') {
+    sendJson(response, 200, { status: 'ok' });
+    return;
+  }
+  if (method === 'GET' && path === '/v1/models') {
+    sendJson(response, 200, {
+      object: 'list',
+      data: simModelIds.map((id) => ({ id, object: 'model', created: simEpochSeconds, owned_by: 'switchyard-sim' })),
+    });
+    return;
+  }
+  if (method === 'POST') {
+    const route = generationRoute(path, url.searchParams);
+    if (route !== undefined) {
+      await handleGeneration(request, response, route, state);
+      return;
+    }
+    if (path === '/v1/messages/count_tokens') {
+      await countTokens(request, response);
+      return;
+    }
+  }
+  request.resume();
+  const message = `Unknown request URL: ${method} ${url.pathname}. The simulator serves the OpenAI, Anthropic and Gemini generation endpoints.`;
+  sendJson(response, 404, errorBody('openai', 404, message, ''));
+}
+
+function generationRoute(path: string, query: URLSearchParams): GenerationRoute | undefined {
+  if (path === '/v1/chat/completions') return { endpoint: chatEndpoint, delivery: 'by-body' };
+  if (path === '/v1/responses') return { endpoint: responsesEndpoint, delivery: 'by-body' };
+  if (path === '/v1/messages') return { endpoint: messagesEndpoint, delivery: 'by-body' };
+  const gemini = geminiPath.exec(path);
+  if (gemini === null) return undefined;
+  const pathModel = decodeURIComponent(gemini[1] ?? 'sim-model');
+  if (gemini[2] === 'generateContent') return { endpoint: geminiEndpoint, delivery: 'json', pathModel };
+  return { endpoint: geminiEndpoint, delivery: query.get('alt') === 'sse' ? 'sse' : 'json-array', pathModel };
+}
+
+/** Same count as the `input_tokens` a `/v1/messages` call with this body reports. */
+async function countTokens(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const parsed = await readJsonBody(request);
+  if (parsed.kind !== 'ok') {
+    const status = parsed.kind === 'too-large' ? 413 : 400;
+    const message = parsed.kind === 'too-large' ? 'The request body is too large.' : parsed.message;
+    sendJson(response, status, errorBody('anthropic', status, message, 'req_sim_count_tokens'));
+    return;
+  }
+  sendJson(response, 200, { input_tokens: inputTokensFor(extractMessages(parsed.body).inputCharacters) });
+}

@@ -1,0 +1,33 @@
+import type { SimWireFamily } from './error-bodies.js';
+import type { JsonRecord } from './json-value.js';
+import type { SimReply } from './plan-reply.js';
+import type { SimConversation } from './sim-conversation.js';
+import type { SimIdentity } from './sim-ids.js';
+
+/** One stream event before framing: `event` is the SSE event name where the format uses one. */
+export interface SimStreamEvent {
+  readonly event?: string;
+  /** A JSON value, or a raw string sent as-is (the chat `[DONE]` terminator). */
+  readonly data: unknown;
+}
+
+export interface EncodeContext {
+  readonly identity: SimIdentity;
+  readonly model: string;
+  readonly request: JsonRecord;
+}
+
+/** A generation endpoint: how to read its requests and write its replies. */
+export interface SimEndpoint {
+  readonly family: SimWireFamily;
+  extract(body: JsonRecord, pathModel: string | undefined): SimConversation;
+  encodeJson(reply: SimReply, context: EncodeContext): unknown;
+  encodeStream(reply: SimReply, context: EncodeContext): SimStreamEvent[];
+  /** Extra response headers in the vendor's style (request ids). */
+  headers(context: EncodeContext): Record<string, string>;
+}
+
+export function frameSse(event: SimStreamEvent): string {
+  const data = typeof event.data === 'string' ? event.data : JSON.stringify(event.data);
+  return event.event === undefined ? `data: ${data}\n\n` : `event: ${event.event}\ndata: ${data}\n\n`;
+}

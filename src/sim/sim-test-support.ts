@@ -1,0 +1,67 @@
+/** Helpers shared by the simulator's tests (not a test file itself). */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const fixturesRoot = path.resolve(repositoryRoot, '../shared/fixtures');
+
+/** One recorded stream: each line of a `*.chunks.txt` fixture is one SSE data payload. */
+export function readFixtureChunks(relativePath: string): Array<Record<string, unknown>> {
+  return readFileSync(path.join(fixturesRoot, relativePath), 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+export function readFixtureJson(relativePath: string): Record<string, unknown> {
+  return JSON.parse(readFileSync(path.join(fixturesRoot, relativePath), 'utf8')) as Record<string, unknown>;
+}
+
+export interface ParsedSseEvent {
+  readonly event: string | undefined;
+  readonly data: string;
+}
+
+export function parseSse(text: string): ParsedSseEvent[] {
+  return text
+    .split('\n\n')
+    .filter((block) => block.trim() !== '')
+    .map((block) => {
+      let event: string | undefined;
+      const data: string[] = [];
+      for (const line of block.split('\n')) {
+        if (line.startsWith('event: ')) event = line.slice('event: '.length);
+        else if (line.startsWith('data: ')) data.push(line.slice('data: '.length));
+      }
+      return { event, data: data.join('\n') };
+    });
+}
+
+/** The JSON payloads of an SSE body, skipping the chat `[DONE]` terminator. */
+export function sseJson(text: string): Array<Record<string, unknown>> {
+  return parseSse(text)
+    .filter((event) => event.data !== '[DONE]')
+    .map((event) => JSON.parse(event.data) as Record<string, unknown>);
+}
+
+export async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+}
+
+/** Consecutive runs of the same value collapsed, to compare event orders regardless of delta counts. */
+export function collapseRuns(values: readonly string[]): string[] {
+  return values.filter((value, index) => index === 0 || values[index - 1] !== value);
+}
+
+export function weatherSchema(): Record<string, unknown> {
+  return {
+    type: 'object',
+    properties: { location: { type: 'string' }, days: { type: 'integer' }, metric: { type: 'boolean' } },
+    required: ['location', 'days', 'metric'],
+  };
+}

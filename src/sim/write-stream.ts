@@ -1,0 +1,26 @@
+import type { ServerResponse } from 'node:http';
+import type { ResponseLifetime } from './response-lifetime.js';
+
+/**
+ * Writes pre-framed stream chunks. Without pacing everything goes out in one write (fast for load
+ * tests); with pacing each chunk is its own write, `paceMs` apart. Stops as soon as the client
+ * disconnects.
+ */
+export async function writeStream(
+  response: ServerResponse,
+  lifetime: ResponseLifetime,
+  frames: readonly string[],
+  paceMs: number,
+): Promise<void> {
+  if (paceMs <= 0) {
+    if (!lifetime.closed) response.end(frames.join(''));
+    return;
+  }
+  for (let index = 0; index < frames.length; index += 1) {
+    if (index > 0 && !(await lifetime.wait(paceMs))) return;
+    if (lifetime.closed) return;
+    const accepted = response.write(frames[index] ?? '');
+    if (!accepted && !(await lifetime.drained())) return;
+  }
+  if (!lifetime.closed) response.end();
+}

@@ -1,0 +1,65 @@
+import type { ColumnType } from 'kysely';
+
+/**
+ * Table shapes as Kysely sees them. Columns whose driver representation differs between the
+ * dialects (timestamps, booleans, 64-bit integers) are typed loosely here and converted in one
+ * place, the dialect's `SqlValueCodec`.
+ */
+
+/** A timestamp is ISO text in SQLite and `timestamptz` (read back as Date) in PostgreSQL. */
+export type TimestampColumn = ColumnType<Date | string, Date | string, Date | string>;
+export type NullableTimestampColumn = ColumnType<Date | string | null, Date | string | null, Date | string | null>;
+/** A boolean is 0/1 in SQLite and a real boolean in PostgreSQL. */
+export type BooleanColumn = ColumnType<boolean | number, boolean | number, boolean | number>;
+/** A 64-bit integer; always read through `cast(... as text)` so no driver turns it into a float. */
+export type MoneyColumn = ColumnType<string | number | bigint, bigint, bigint>;
+export type NullableMoneyColumn = ColumnType<string | number | bigint | null, bigint | null, bigint | null>;
+
+export interface ApiKeysTable {
+  id: string;
+  name: string;
+  prefix: string;
+  hash: string;
+  /** JSON array text; SQL NULL means "all endpoints". */
+  scope_endpoints: string | null;
+  /** JSON array text; SQL NULL means "all models". */
+  scope_models: string | null;
+  budget_nano_usd: NullableMoneyColumn;
+  rpm: number | null;
+  created_at: TimestampColumn;
+  revoked_at: NullableTimestampColumn;
+  expires_at: NullableTimestampColumn;
+}
+
+export interface UsageLedgerTable {
+  request_id: string;
+  key_id: string | null;
+  model: string;
+  provider: string;
+  upstream_model: string;
+  endpoint: string;
+  status: number;
+  input_uncached: number;
+  cache_read: number;
+  cache_write: number;
+  output: number;
+  reasoning: number;
+  usage_estimated: BooleanColumn;
+  cost_nano_usd: MoneyColumn;
+  created_at: TimestampColumn;
+  duration_ms: number;
+}
+
+export interface StoredResponsesTable {
+  id: string;
+  key_id: string | null;
+  body: string;
+  created_at: TimestampColumn;
+  expires_at: NullableTimestampColumn;
+}
+
+export interface StorageDatabase {
+  api_keys: ApiKeysTable;
+  usage_ledger: UsageLedgerTable;
+  stored_responses: StoredResponsesTable;
+}

@@ -1,0 +1,37 @@
+import { Migrator, type Kysely } from 'kysely';
+import { storageMigrationProvider } from '../migrations/storage-migrations.js';
+import type { ApiKeyStore, ResponseStore, Storage, StorageDialect, UsageLedger } from '../ports.js';
+import type { StorageDatabase } from './database-schema.js';
+import { KyselyApiKeyStore } from './kysely-api-key-store.js';
+import { KyselyResponseStore } from './kysely-response-store.js';
+import { KyselyUsageLedger } from './kysely-usage-ledger.js';
+import type { SqlValueCodec } from './sql-value-codec.js';
+
+/** The one Storage implementation; the adapters only supply a Kysely instance and a codec. */
+export class KyselyStorage implements Storage {
+  readonly keys: ApiKeyStore;
+  readonly ledger: UsageLedger;
+  readonly responses: ResponseStore;
+  readonly dialect: StorageDialect;
+
+  constructor(private readonly db: Kysely<StorageDatabase>, codec: SqlValueCodec) {
+    this.dialect = codec.dialect;
+    this.keys = new KyselyApiKeyStore(db, codec);
+    this.ledger = new KyselyUsageLedger(db, codec);
+    this.responses = new KyselyResponseStore(db, codec);
+  }
+
+  async migrate(): Promise<void> {
+    const migrator = new Migrator({ db: this.db, provider: storageMigrationProvider(this.dialect) });
+    const { error, results } = await migrator.migrateToLatest();
+    if (error !== undefined) {
+      const failed = results?.find((result) => result.status === 'Error')?.migrationName;
+      const message = failed === undefined ? 'Database migration failed.' : `Database migration ${failed} failed.`;
+      throw new Error(message, { cause: error });
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.db.destroy();
+  }
+}

@@ -1,0 +1,143 @@
+import { sql, type Kysely } from 'kysely';
+import type {
+  LedgerEntry,
+  LedgerListFilter,
+  LedgerTotals,
+  LedgerTotalsFilter,
+  UsageLedger,
+} from '../ports.js';
+import type { StorageDatabase } from './database-schema.js';
+import type { SqlValueCodec } from './sql-value-codec.js';
+import { readBigInt, readDate, readNumber } from './sql-values.js';
+
+export class KyselyUsageLedger implements UsageLedger {
+  constructor(
+    private readonly db: Kysely<StorageDatabase>,
+    private readonly codec: SqlValueCodec,
+  ) {}
+
+  async append(entry: LedgerEntry): Promise<boolean> {
+    const { codec } = this;
+    // ON CONFLICT DO NOTHING makes the database arbitrate duplicates, so concurrent appends of
+    // one request id (from any number of processes) keep exactly the first and never update it.
+    const result = await this.db
+      .insertInto('usage_ledger')
+      .values({
+        request_id: entry.requestId,
+        key_id: entry.keyId,
+        model: entry.model,
+        provider: entry.provider,
+        upstream_model: entry.upstreamModel,
+        endpoint: entry.endpoint,
+        status: entry.status,
+        input_uncached: entry.inputUncached,
+        cache_read: entry.cacheRead,
+        cache_write: entry.cacheWrite,
+        output: entry.output,
+        reasoning: entry.reasoning,
+        usage_estimated: codec.writeBoolean(entry.usageEstimated),
+        cost_nano_usd: entry.costNanoUsd,
+        created_at: codec.writeTimestamp(entry.createdAt),
+        duration_ms: entry.durationMs,
+      })
+      .onConflict((conflict) => conflict.column('request_id').doNothing())
+      .executeTakeFirst();
+    return (result.numInsertedOrUpdatedRows ?? 0n) > 0n;
+  }
+
+  async list(filter: LedgerListFilter = {}): Promise<LedgerEntry[]> {
+    let query = this.db
+      .selectFrom('usage_ledger')
+      .select([
+        'request_id',
+        'key_id',
+        'model',
+        'provider',
+        'upstream_model',
+        'endpoint',
+        'status',
+        'input_uncached',
+        'cache_read',
+        'cache_write',
+        'output',
+        'reasoning',
+        'usage_estimated',
+        // Read as text: better-sqlite3 would otherwise return a float for values above 2^53.
+        sql<string>`cast(${sql.ref('cost_nano_usd')} as text)`.as('cost_nano_usd'),
+        'created_at',
+        'duration_ms',
+      ])
+      .orderBy('created_at', 'desc')
+      .orderBy('request_id', 'desc');
+    if (filter.keyId !== undefined) query = query.where('key_id', '=', filter.keyId);
+    if (filter.since !== undefined) query = query.where('created_at', '>=', this.codec.writeTimestamp(filter.since));
+    if (filter.limit !== undefined) query = query.limit(filter.limit);
+    const rows = await query.execute();
+    return rows.map((row) => ({
+      requestId: row.request_id,
+      keyId: row.key_id,
+      model: row.model,
+      provider: row.provider,
+      upstreamModel: row.upstream_model,
+      endpoint: row.endpoint,
+      status: readNumber(row.status),
+      inputUncached: readNumber(row.input_uncached),
+      cacheRead: readNumber(row.cache_read),
+      cacheWrite: readNumber(row.cache_write),
+      output: readNumber(row.output),
+      reasoning: readNumber(row.reasoning),
+      usageEstimated: this.codec.readBoolean(row.usage_estimated),
+      costNanoUsd: readBigInt(row.cost_nano_usd),
+      createdAt: readDate(row.created_at),
+      durationMs: readNumber(row.duration_ms),
+    }));
+  }
+
+  async totals(filter: LedgerTotalsFilter = {}): Promise<LedgerTotals[]> {
+    const day = this.codec.utcDay('created_at');
+    let query = this.db
+      .selectFrom('usage_ledger')
+      .select([
+        'key_id',
+        'model',
+        day.as('day'),
+        sql<unknown>`count(*)`.as('requests'),
+        sql<unknown>`sum(${sql.ref('input_uncached')} + ${sql.ref('cache_read')} + ${sql.ref('cache_write')})`.as('input_tokens'),
+        sql<unknown>`sum(${sql.ref('output')} + ${sql.ref('reasoning')})`.as('output_tokens'),
+        sql<unknown>`sum(${sql.ref('cache_read')})`.as('cache_read_tokens'),
+        sql<unknown>`sum(${sql.ref('cache_write')})`.as('cache_write_tokens'),
+        sql<unknown>`sum(${sql.ref('reasoning')})`.as('reasoning_tokens'),
+        sql<string>`cast(sum(${sql.ref('cost_nano_usd')}) as text)`.as('cost_nano_usd'),
+      ])
+      .groupBy(['key_id', 'model', day])
+      .orderBy(day)
+      // NULL sorts first in SQLite and last in PostgreSQL; order it explicitly so both agree.
+      .orderBy(sql`${sql.ref('key_id')} is null`)
+      .orderBy('key_id')
+      .orderBy('model');
+    if (filter.keyId !== undefined) query = query.where('key_id', '=', filter.keyId);
+    if (filter.since !== undefined) query = query.where('created_at', '>=', this.codec.writeTimestamp(filter.since));
+    const rows = await query.execute();
+    return rows.map((row) => ({
+      keyId: row.key_id,
+      model: row.model,
+      day: row.day,
+      requests: readNumber(row.requests),
+      inputTokens: readNumber(row.input_tokens),
+      outputTokens: readNumber(row.output_tokens),
+      cacheReadTokens: readNumber(row.cache_read_tokens),
+      cacheWriteTokens: readNumber(row.cache_write_tokens),
+      reasoningTokens: readNumber(row.reasoning_tokens),
+      costNanoUsd: readBigInt(row.cost_nano_usd),
+    }));
+  }
+
+  async spentNanoUsd(keyId: string): Promise<bigint> {
+    const row = await this.db
+      .selectFrom('usage_ledger')
+      .select(sql<string>`cast(coalesce(sum(${sql.ref('cost_nano_usd')}), 0) as text)`.as('spent'))
+      .where('key_id', '=', keyId)
+      .executeTakeFirstOrThrow();
+    return readBigInt(row.spent);
+  }
+}

@@ -1,0 +1,18 @@
+import type { Migration, MigrationProvider } from 'kysely';
+import type { StorageDialect } from '../ports.js';
+import { initialSchemaMigration } from './initial-schema.js';
+
+/**
+ * The one ordered list of migrations for both dialects. Kysely orders by name, so names start
+ * with a zero-padded sequence number; a name, once released, never changes.
+ */
+export function storageMigrations(dialect: StorageDialect): Record<string, Migration> {
+  return {
+    '0001_initial_schema': initialSchemaMigration(dialect),
+  };
+}
+
+/** A static provider, so migrations run from compiled `dist/` without reading the file system. */
+export function storageMigrationProvider(dialect: StorageDialect): MigrationProvider {
+  return { getMigrations: async () => storageMigrations(dialect) };
+}

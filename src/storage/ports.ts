@@ -1,0 +1,139 @@
+/**
+ * Storage ports: what the rest of the gateway may ask of persistent storage. Adapters (SQLite,
+ * PostgreSQL) implement these; callers never see SQL, drivers or dialects.
+ */
+
+/** What a key may call; `null` means "everything", an empty list means "nothing". */
+export interface ApiKeyScopes {
+  readonly endpoints: readonly string[] | null;
+  readonly models: readonly string[] | null;
+}
+
+export interface ApiKeyRecord {
+  readonly id: string;
+  readonly name: string;
+  /** The first characters of the key, safe to show in lists so an operator can recognise it. */
+  readonly prefix: string;
+  /** Hex SHA-256 of the full key; the key itself is never stored. */
+  readonly hash: string;
+  readonly scopes: ApiKeyScopes;
+  /** Spending cap in nano-USD (1e-9 USD); `null` means unlimited. */
+  readonly budgetNanoUsd: bigint | null;
+  /** Requests per minute; `null` means no key-specific limit. */
+  readonly rpm: number | null;
+  readonly createdAt: Date;
+  readonly revokedAt: Date | null;
+  readonly expiresAt: Date | null;
+}
+
+export interface ApiKeyStore {
+  /** Rejects when the id or the hash already exists. */
+  insert(record: ApiKeyRecord): Promise<void>;
+  /** Returns revoked and expired keys too: the caller decides what they mean. */
+  findByHash(hash: string): Promise<ApiKeyRecord | undefined>;
+  findById(id: string): Promise<ApiKeyRecord | undefined>;
+  /** Every key, newest first. */
+  list(): Promise<ApiKeyRecord[]>;
+  /** False when the key is unknown or already revoked (the first revocation time is kept). */
+  revoke(id: string, at: Date): Promise<boolean>;
+}
+
+/** Endpoint families written to the ledger; open-ended so new families need no port change. */
+export type LedgerEndpoint = 'chat' | 'responses' | 'messages' | 'images' | 'videos' | (string & {});
+
+export interface LedgerEntry {
+  readonly requestId: string;
+  readonly keyId: string | null;
+  /** Public model id, as the client named it after alias resolution. */
+  readonly model: string;
+  readonly provider: string;
+  readonly upstreamModel: string;
+  readonly endpoint: LedgerEndpoint;
+  /** HTTP status the client received. */
+  readonly status: number;
+  readonly inputUncached: number;
+  readonly cacheRead: number;
+  readonly cacheWrite: number;
+  readonly output: number;
+  readonly reasoning: number;
+  /** True when the upstream gave no usage and the gateway counted it. */
+  readonly usageEstimated: boolean;
+  readonly costNanoUsd: bigint;
+  readonly createdAt: Date;
+  readonly durationMs: number;
+}
+
+export interface LedgerListFilter {
+  readonly keyId?: string;
+  /** Inclusive lower bound on `createdAt`. */
+  readonly since?: Date;
+  /** Maximum number of entries; all matching entries when absent. */
+  readonly limit?: number;
+}
+
+export interface LedgerTotalsFilter {
+  readonly keyId?: string;
+  /** Inclusive lower bound on `createdAt`. */
+  readonly since?: Date;
+}
+
+/** Ledger sums for one key, one model and one UTC day. */
+export interface LedgerTotals {
+  readonly keyId: string | null;
+  readonly model: string;
+  /** UTC calendar day, `YYYY-MM-DD`. */
+  readonly day: string;
+  readonly requests: number;
+  /** Uncached input + cache read + cache write. */
+  readonly inputTokens: number;
+  /** Visible output + reasoning. */
+  readonly outputTokens: number;
+  readonly cacheReadTokens: number;
+  readonly cacheWriteTokens: number;
+  readonly reasoningTokens: number;
+  readonly costNanoUsd: bigint;
+}
+
+export interface UsageLedger {
+  /**
+   * Appends once per request id. A repeated request id is ignored (the first entry stays as it
+   * was) and yields false; it never throws for that reason.
+   */
+  append(entry: LedgerEntry): Promise<boolean>;
+  /** Matching entries, newest first. */
+  list(filter?: LedgerListFilter): Promise<LedgerEntry[]>;
+  /** Sums grouped by key, model and UTC day, ordered by day, then key, then model. */
+  totals(filter?: LedgerTotalsFilter): Promise<LedgerTotals[]>;
+  /** Everything a key has spent, over its whole life. */
+  spentNanoUsd(keyId: string): Promise<bigint>;
+}
+
+export interface StoredResponseRecord {
+  readonly id: string;
+  readonly keyId: string | null;
+  /** The response as JSON text, exactly as it will be served back. */
+  readonly body: string;
+  readonly createdAt: Date;
+  readonly expiresAt: Date | null;
+}
+
+export interface ResponseStore {
+  /** Inserts, or replaces the record with the same id. */
+  put(record: StoredResponseRecord): Promise<void>;
+  /** Undefined when unknown or expired at `now`. */
+  get(id: string, now?: Date): Promise<StoredResponseRecord | undefined>;
+  /** False when there was nothing to delete. */
+  delete(id: string): Promise<boolean>;
+}
+
+export type StorageDialect = 'sqlite' | 'postgres';
+
+export interface Storage {
+  readonly keys: ApiKeyStore;
+  readonly ledger: UsageLedger;
+  readonly responses: ResponseStore;
+  /** Brings the schema up to date; safe to call any number of times. */
+  migrate(): Promise<void>;
+  close(): Promise<void>;
+  readonly dialect: StorageDialect;
+}

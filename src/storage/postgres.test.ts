@@ -1,0 +1,55 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { createPostgresTestDatabase, type PostgresTestDatabase } from '../../test/support/postgres-test-database.js';
+import { openStorage } from './open-storage.js';
+import { describeStorageContract } from './storage-contract.js';
+
+// `npm test` runs under scripts/with-postgres.js, which always sets this; it is absent only when
+// vitest is started by hand without that wrapper.
+const adminUrl = process.env.TEST_POSTGRES_URL;
+
+if (adminUrl === undefined || adminUrl === '') {
+  describe.skip('postgres storage (TEST_POSTGRES_URL is not set; run under scripts/with-postgres.js)', () => {
+    it('runs the storage contract against PostgreSQL', () => {});
+  });
+} else {
+  const administrationUrl = adminUrl;
+  const databases: PostgresTestDatabase[] = [];
+
+  async function openFreshDatabase(): Promise<string> {
+    const database = await createPostgresTestDatabase(administrationUrl);
+    databases.push(database);
+    return database.url;
+  }
+
+  afterAll(async () => {
+    await Promise.all(databases.map((database) => database.drop()));
+  });
+
+  describeStorageContract('postgres', async () => openStorage(await openFreshDatabase()));
+
+  describe('postgres storage', () => {
+    it('accepts a postgresql:// URL and reports its dialect', async () => {
+      const url = (await openFreshDatabase()).replace(/^postgres:/, 'postgresql:');
+      const storage = await openStorage(url);
+      try {
+        await storage.migrate();
+        expect(storage.dialect).toBe('postgres');
+      } finally {
+        await storage.close();
+      }
+    });
+
+    it('lets two instances migrate the same database at once', async () => {
+      // Several gateway instances may start together; Kysely's advisory lock must serialise them.
+      const url = await openFreshDatabase();
+      const first = await openStorage(url);
+      const second = await openStorage(url);
+      try {
+        await Promise.all([first.migrate(), second.migrate()]);
+        expect(await first.ledger.spentNanoUsd('key_1')).toBe(0n);
+      } finally {
+        await Promise.all([first.close(), second.close()]);
+      }
+    });
+  });
+}

@@ -1,0 +1,29 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
+import type { StorageDatabase } from '../kysely/database-schema.js';
+import { KyselyStorage } from '../kysely/kysely-storage.js';
+import { sqliteMemoryFilename } from '../parse-database-url.js';
+import type { Storage } from '../ports.js';
+import { sqliteValueCodec } from './sqlite-value-codec.js';
+
+/** How long a writer waits for another process's lock before SQLite reports SQLITE_BUSY. */
+const busyTimeoutMilliseconds = 5_000;
+
+export async function openSqliteStorage(filename: string): Promise<Storage> {
+  if (filename !== sqliteMemoryFilename) mkdirSync(path.dirname(path.resolve(filename)), { recursive: true });
+  const database = new Database(filename, { timeout: busyTimeoutMilliseconds });
+  try {
+    // WAL lets readers (e.g. `switchyard usage`) run while the server writes.
+    if (filename !== sqliteMemoryFilename) database.pragma('journal_mode = WAL');
+    database.pragma(`busy_timeout = ${busyTimeoutMilliseconds}`);
+    // With WAL, NORMAL stays consistent after a crash and only risks the last transactions on power loss.
+    database.pragma('synchronous = NORMAL');
+  } catch (error) {
+    database.close();
+    throw error;
+  }
+  const db = new Kysely<StorageDatabase>({ dialect: new SqliteDialect({ database }) });
+  return new KyselyStorage(db, sqliteValueCodec);
+}

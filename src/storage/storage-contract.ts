@@ -1,0 +1,293 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ApiKeyRecord, LedgerEntry, Storage, StoredResponseRecord } from './ports.js';
+
+/**
+ * Behaviour every Storage adapter must show. Each test gets a freshly opened storage from
+ * `open` (which must return an empty database) and closes it afterwards.
+ */
+export function describeStorageContract(name: string, open: () => Promise<Storage>): void {
+  describe(`${name} storage contract`, () => {
+    let storage: Storage;
+
+    beforeEach(async () => {
+      storage = await open();
+      await storage.migrate();
+    });
+
+    afterEach(async () => {
+      await storage.close();
+    });
+
+    describe('api keys', () => {
+      it('finds an inserted key by id and by hash with every field intact', async () => {
+        const record = apiKey({
+          budgetNanoUsd: 5_000_000_000n,
+          rpm: 60,
+          expiresAt: new Date('2030-01-02T03:04:05.678Z'),
+          scopes: { endpoints: ['chat', 'responses'], models: ['gpt-4o-mini'] },
+        });
+        await storage.keys.insert(record);
+        expect(await storage.keys.findById(record.id)).toEqual(record);
+        expect(await storage.keys.findByHash(record.hash)).toEqual(record);
+      });
+
+      it('returns undefined for an unknown id or hash', async () => {
+        await storage.keys.insert(apiKey());
+        expect(await storage.keys.findById('key_unknown')).toBeUndefined();
+        expect(await storage.keys.findByHash('0'.repeat(64))).toBeUndefined();
+      });
+
+      it('keeps "everything" (null) and "nothing" (empty list) scopes apart', async () => {
+        const everything = apiKey({ id: 'key_all', hash: hash('all'), scopes: { endpoints: null, models: null } });
+        const nothing = apiKey({ id: 'key_none', hash: hash('none'), scopes: { endpoints: [], models: [] } });
+        const some = apiKey({
+          id: 'key_some',
+          hash: hash('some'),
+          scopes: { endpoints: ['messages'], models: ['claude-sonnet-4-5', 'gpt-4.1'] },
+        });
+        for (const record of [everything, nothing, some]) await storage.keys.insert(record);
+        expect((await storage.keys.findById('key_all'))?.scopes).toEqual({ endpoints: null, models: null });
+        expect((await storage.keys.findById('key_none'))?.scopes).toEqual({ endpoints: [], models: [] });
+        expect((await storage.keys.findById('key_some'))?.scopes).toEqual(some.scopes);
+      });
+
+      it('lists keys newest first', async () => {
+        await storage.keys.insert(apiKey({ id: 'key_middle', hash: hash('b'), createdAt: new Date('2025-02-01T00:00:00Z') }));
+        await storage.keys.insert(apiKey({ id: 'key_newest', hash: hash('c'), createdAt: new Date('2025-03-01T00:00:00Z') }));
+        await storage.keys.insert(apiKey({ id: 'key_oldest', hash: hash('a'), createdAt: new Date('2025-01-01T00:00:00Z') }));
+        const listed = await storage.keys.list();
+        expect(listed.map((record) => record.id)).toEqual(['key_newest', 'key_middle', 'key_oldest']);
+      });
+
+      it('revokes a key once and keeps the first revocation time', async () => {
+        const record = apiKey();
+        await storage.keys.insert(record);
+        const firstRevocation = new Date('2025-06-01T10:00:00.123Z');
+        expect(await storage.keys.revoke(record.id, firstRevocation)).toBe(true);
+        expect(await storage.keys.revoke(record.id, new Date('2025-07-01T00:00:00Z'))).toBe(false);
+        expect((await storage.keys.findById(record.id))?.revokedAt).toEqual(firstRevocation);
+      });
+
+      it('returns false when revoking an unknown key', async () => {
+        expect(await storage.keys.revoke('key_unknown', new Date())).toBe(false);
+      });
+
+      it('rejects a second key with the same hash', async () => {
+        await storage.keys.insert(apiKey({ id: 'key_first' }));
+        await expect(storage.keys.insert(apiKey({ id: 'key_second' }))).rejects.toThrow();
+        expect((await storage.keys.list()).map((record) => record.id)).toEqual(['key_first']);
+      });
+
+      it('keeps a budget above 2^53 nano-USD exactly', async () => {
+        const budget = 2n ** 60n + 7n;
+        await storage.keys.insert(apiKey({ budgetNanoUsd: budget }));
+        expect((await storage.keys.findById('key_1'))?.budgetNanoUsd).toBe(budget);
+      });
+    });
+
+    describe('usage ledger', () => {
+      it('appends an entry and lists it back with every field intact', async () => {
+        const estimated = ledgerEntry({ requestId: 'req_estimated', usageEstimated: true, keyId: null });
+        const counted = ledgerEntry({ requestId: 'req_counted', createdAt: new Date('2025-03-01T12:00:01.500Z') });
+        expect(await storage.ledger.append(estimated)).toBe(true);
+        expect(await storage.ledger.append(counted)).toBe(true);
+        expect(await storage.ledger.list({})).toEqual([counted, estimated]);
+      });
+
+      it('ignores a second append with the same request id and keeps the first entry', async () => {
+        const first = ledgerEntry({ costNanoUsd: 100n, status: 200 });
+        expect(await storage.ledger.append(first)).toBe(true);
+        const second = ledgerEntry({ costNanoUsd: 999n, status: 500, output: 1 });
+        expect(await storage.ledger.append(second)).toBe(false);
+        expect(await storage.ledger.list({})).toEqual([first]);
+        expect(await storage.ledger.spentNanoUsd('key_1')).toBe(100n);
+      });
+
+      it('keeps exactly one entry when the same request id is appended concurrently', async () => {
+        const attempts = Array.from({ length: 20 }, (_, index) => ledgerEntry({ costNanoUsd: BigInt(index + 1) }));
+        const outcomes = await Promise.all(attempts.map((entry) => storage.ledger.append(entry)));
+        expect(outcomes.filter((inserted) => inserted)).toHaveLength(1);
+        const kept = attempts[outcomes.indexOf(true)];
+        expect(await storage.ledger.list({})).toEqual([kept]);
+      });
+
+      it('lists newest first, filtered by key, since and limit', async () => {
+        await storage.ledger.append(ledgerEntry({ requestId: 'req_a', keyId: 'key_1', createdAt: at('2025-03-01T10:00:00Z') }));
+        await storage.ledger.append(ledgerEntry({ requestId: 'req_b', keyId: 'key_2', createdAt: at('2025-03-01T11:00:00Z') }));
+        await storage.ledger.append(ledgerEntry({ requestId: 'req_c', keyId: 'key_1', createdAt: at('2025-03-01T12:00:00Z') }));
+        await storage.ledger.append(ledgerEntry({ requestId: 'req_d', keyId: 'key_1', createdAt: at('2025-03-01T13:00:00Z') }));
+        const ids = async (filter: Parameters<Storage['ledger']['list']>[0]) =>
+          (await storage.ledger.list(filter)).map((entry) => entry.requestId);
+        expect(await ids({})).toEqual(['req_d', 'req_c', 'req_b', 'req_a']);
+        expect(await ids({ keyId: 'key_1' })).toEqual(['req_d', 'req_c', 'req_a']);
+        expect(await ids({ since: at('2025-03-01T11:00:00Z') })).toEqual(['req_d', 'req_c', 'req_b']);
+        expect(await ids({ keyId: 'key_1', since: at('2025-03-01T11:00:00Z'), limit: 1 })).toEqual(['req_d']);
+      });
+
+      it('groups totals by key, model and UTC day', async () => {
+        const entries: LedgerEntry[] = [
+          ledgerEntry({ requestId: 'r1', keyId: 'key_1', model: 'm1', createdAt: at('2025-03-01T00:00:00.000Z'), costNanoUsd: 1n }),
+          ledgerEntry({ requestId: 'r2', keyId: 'key_1', model: 'm1', createdAt: at('2025-03-01T23:59:59.999Z'), costNanoUsd: 2n }),
+          ledgerEntry({ requestId: 'r3', keyId: 'key_1', model: 'm1', createdAt: at('2025-03-02T00:00:00.000Z'), costNanoUsd: 4n }),
+          ledgerEntry({ requestId: 'r4', keyId: 'key_1', model: 'm2', createdAt: at('2025-03-01T12:00:00Z'), costNanoUsd: 8n }),
+          ledgerEntry({ requestId: 'r5', keyId: 'key_2', model: 'm1', createdAt: at('2025-03-01T12:00:00Z'), costNanoUsd: 16n }),
+          ledgerEntry({ requestId: 'r6', keyId: null, model: 'm1', createdAt: at('2025-03-01T13:00:00Z'), costNanoUsd: 32n }),
+        ];
+        for (const entry of entries) await storage.ledger.append(entry);
+        const totals = await storage.ledger.totals({});
+        // Each entry: input 10 + 3 + 2 = 15, output 20 + 5 = 25.
+        expect(totals).toEqual([
+          totalsRow('key_1', 'm1', '2025-03-01', 2, 3n),
+          totalsRow('key_1', 'm2', '2025-03-01', 1, 8n),
+          totalsRow('key_2', 'm1', '2025-03-01', 1, 16n),
+          totalsRow(null, 'm1', '2025-03-01', 1, 32n),
+          totalsRow('key_1', 'm1', '2025-03-02', 1, 4n),
+        ]);
+      });
+
+      it('filters totals by key and since', async () => {
+        await storage.ledger.append(ledgerEntry({ requestId: 'r1', keyId: 'key_1', createdAt: at('2025-03-01T10:00:00Z'), costNanoUsd: 1n }));
+        await storage.ledger.append(ledgerEntry({ requestId: 'r2', keyId: 'key_1', createdAt: at('2025-03-01T12:00:00Z'), costNanoUsd: 2n }));
+        await storage.ledger.append(ledgerEntry({ requestId: 'r3', keyId: 'key_2', createdAt: at('2025-03-01T12:00:00Z'), costNanoUsd: 4n }));
+        const totals = await storage.ledger.totals({ keyId: 'key_1', since: at('2025-03-01T11:00:00Z') });
+        expect(totals).toEqual([totalsRow('key_1', 'gpt-4o-mini', '2025-03-01', 1, 2n)]);
+      });
+
+      it('keeps costs above 2^53 nano-USD exactly in entries, totals and spend', async () => {
+        // Neither value nor their sum is representable as a double: any float on the way breaks them.
+        const large = 2n ** 53n + 1n;
+        const larger = 2n ** 62n + 3n;
+        await storage.ledger.append(ledgerEntry({ requestId: 'req_large', costNanoUsd: large }));
+        await storage.ledger.append(ledgerEntry({ requestId: 'req_larger', costNanoUsd: larger }));
+        const costs = (await storage.ledger.list({})).map((entry) => entry.costNanoUsd);
+        costs.sort((left, right) => (left < right ? -1 : left > right ? 1 : 0));
+        expect(costs).toEqual([large, larger]);
+        expect((await storage.ledger.totals({}))[0]?.costNanoUsd).toBe(large + larger);
+        expect(await storage.ledger.spentNanoUsd('key_1')).toBe(large + larger);
+      });
+
+      it('reports what a key has spent across all its entries and nothing for other keys', async () => {
+        await storage.ledger.append(ledgerEntry({ requestId: 'r1', keyId: 'key_1', costNanoUsd: 5n }));
+        await storage.ledger.append(ledgerEntry({ requestId: 'r2', keyId: 'key_1', costNanoUsd: 7n, createdAt: at('2024-01-01T00:00:00Z') }));
+        await storage.ledger.append(ledgerEntry({ requestId: 'r3', keyId: 'key_2', costNanoUsd: 11n }));
+        expect(await storage.ledger.spentNanoUsd('key_1')).toBe(12n);
+        expect(await storage.ledger.spentNanoUsd('key_unused')).toBe(0n);
+      });
+    });
+
+    describe('stored responses', () => {
+      it('returns a stored response and undefined for an unknown id', async () => {
+        const record = storedResponse({ expiresAt: at('2999-01-01T00:00:00Z') });
+        await storage.responses.put(record);
+        expect(await storage.responses.get(record.id)).toEqual(record);
+        expect(await storage.responses.get('resp_unknown')).toBeUndefined();
+      });
+
+      it('replaces a response put again under the same id', async () => {
+        await storage.responses.put(storedResponse({ body: '{"version":1}' }));
+        const replacement = storedResponse({ body: '{"version":2}', keyId: null });
+        await storage.responses.put(replacement);
+        expect(await storage.responses.get(replacement.id)).toEqual(replacement);
+      });
+
+      it('deletes a response once', async () => {
+        const record = storedResponse();
+        await storage.responses.put(record);
+        expect(await storage.responses.delete(record.id)).toBe(true);
+        expect(await storage.responses.get(record.id)).toBeUndefined();
+        expect(await storage.responses.delete(record.id)).toBe(false);
+      });
+
+      it('hides a response once it has expired', async () => {
+        const record = storedResponse({ expiresAt: at('2025-05-01T00:00:00Z') });
+        await storage.responses.put(record);
+        expect(await storage.responses.get(record.id, at('2025-04-30T23:59:59.999Z'))).toEqual(record);
+        expect(await storage.responses.get(record.id, at('2025-05-01T00:00:00Z'))).toBeUndefined();
+      });
+    });
+
+    describe('migrations', () => {
+      it('can run again without changing the schema or the data', async () => {
+        const record = apiKey();
+        await storage.keys.insert(record);
+        await storage.ledger.append(ledgerEntry());
+        await storage.migrate();
+        await storage.migrate();
+        expect(await storage.keys.findById(record.id)).toEqual(record);
+        expect(await storage.ledger.list({})).toHaveLength(1);
+      });
+    });
+  });
+}
+
+function at(iso: string): Date {
+  return new Date(iso);
+}
+
+function hash(seed: string): string {
+  return seed.padEnd(64, '0');
+}
+
+function apiKey(overrides: Partial<ApiKeyRecord> = {}): ApiKeyRecord {
+  return {
+    id: 'key_1',
+    name: 'test key',
+    prefix: 'sk-sy-abcd',
+    hash: hash('abcdef'),
+    scopes: { endpoints: null, models: null },
+    budgetNanoUsd: null,
+    rpm: null,
+    createdAt: at('2025-01-15T08:30:00.250Z'),
+    revokedAt: null,
+    expiresAt: null,
+    ...overrides,
+  };
+}
+
+function ledgerEntry(overrides: Partial<LedgerEntry> = {}): LedgerEntry {
+  return {
+    requestId: 'req_1',
+    keyId: 'key_1',
+    model: 'gpt-4o-mini',
+    provider: 'openai',
+    upstreamModel: 'gpt-4o-mini-2024-07-18',
+    endpoint: 'chat',
+    status: 200,
+    inputUncached: 10,
+    cacheRead: 3,
+    cacheWrite: 2,
+    output: 20,
+    reasoning: 5,
+    usageEstimated: false,
+    costNanoUsd: 12_345n,
+    createdAt: at('2025-03-01T12:00:00.000Z'),
+    durationMs: 842,
+    ...overrides,
+  };
+}
+
+function totalsRow(keyId: string | null, model: string, day: string, requests: number, costNanoUsd: bigint) {
+  return {
+    keyId,
+    model,
+    day,
+    requests,
+    inputTokens: 15 * requests,
+    outputTokens: 25 * requests,
+    cacheReadTokens: 3 * requests,
+    cacheWriteTokens: 2 * requests,
+    reasoningTokens: 5 * requests,
+    costNanoUsd,
+  };
+}
+
+function storedResponse(overrides: Partial<StoredResponseRecord> = {}): StoredResponseRecord {
+  return {
+    id: 'resp_1',
+    keyId: 'key_1',
+    body: '{"id":"resp_1","object":"response","output":[]}',
+    createdAt: at('2025-03-01T12:00:00.000Z'),
+    expiresAt: null,
+    ...overrides,
+  };
+}

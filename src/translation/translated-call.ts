@@ -1,0 +1,110 @@
+import { GatewayError, toGatewayError } from '../errors/gateway-error.js';
+import type { IrRequest, IrStreamEvent, Usage } from '../ir/index.js';
+import type { StreamDecoder } from '../providers/provider-adapter.js';
+import type { StreamEncoder } from '../formats/client-format.js';
+import { linkedAbortController, type AttemptContext } from '../routing/attempt-context.js';
+import type { CallCompletion, CallOutcome } from '../routing/call-outcome.js';
+import { commitOnFirstChunk } from '../routing/commit-stream.js';
+import { createSseReader, type SseEvent } from '../upstream/sse-reader.js';
+import { flattenHeaders, readBodyText, sendUpstream, upstreamTransportError, type UpstreamResponse } from '../upstream/upstream-client.js';
+
+/**
+ * Different wire formats on the two sides: the request goes client format → IR → provider body,
+ * and the answer provider bytes → IR → client format, streamed event by event.
+ */
+export async function translatedCall(context: AttemptContext, request: IrRequest): Promise<CallOutcome> {
+  const { adapter, route, format } = context;
+  const upstreamRequest = adapter.buildRequest(request, route.target, context.forwarded);
+  const abort = linkedAbortController(context.clientSignal);
+  const response = await sendUpstream({ ...upstreamRequest, signal: abort.signal, timeoutMs: context.timeoutMs });
+  if (response.statusCode >= 400) {
+    const text = await readBodyText(response).catch(() => '');
+    throw adapter.decodeError(response.statusCode, text, flattenHeaders(response.headers));
+  }
+  if (!request.stream) {
+    const text = await readBodyText(response).catch((error: unknown) => {
+      throw upstreamTransportError(error, abort.signal);
+    });
+    const irResponse = adapter.decodeResponse(parseUpstreamJson(text), request);
+    const body = JSON.stringify(format.encodeResponse(irResponse, context.encode));
+    return {
+      contentType: 'application/json',
+      body,
+      completion: Promise.resolve({ usage: irResponse.usage, completed: true, status: 200 }),
+    };
+  }
+  const decoder = adapter.createStreamDecoder(request);
+  const encoder = format.createStreamEncoder(context.encode);
+  const state: TranslationState = { usage: undefined, committed: false, completed: false };
+  let resolveCompletion: (completion: CallCompletion) => void = () => {};
+  const completion = new Promise<CallCompletion>((resolve) => (resolveCompletion = resolve));
+  const body = await commitOnFirstChunk(
+    translateStream(response, decoder, encoder, state, context),
+    () => resolveCompletion({ usage: state.usage, completed: state.completed, status: 200 }),
+    () => abort.abort(),
+  ).catch((error: unknown) => {
+    throw upstreamTransportError(error, abort.signal);
+  });
+  return { contentType: 'text/event-stream; charset=utf-8', body, completion };
+}
+
+interface TranslationState {
+  usage: Usage | undefined;
+  /** Set once the first bytes exist: errors after that travel in-stream instead of as HTTP errors. */
+  committed: boolean;
+  completed: boolean;
+}
+
+const textEncoder = new TextEncoder();
+
+async function* translateStream(
+  response: UpstreamResponse,
+  decoder: StreamDecoder,
+  encoder: StreamEncoder,
+  state: TranslationState,
+  context: AttemptContext,
+): AsyncGenerator<Uint8Array, void, void> {
+  let pendingEvents: SseEvent[] = [];
+  const reader = createSseReader((event) => pendingEvents.push(event));
+  const encodeAll = (events: readonly IrStreamEvent[]): string => {
+    let text = '';
+    for (const event of events) {
+      if (event.type === 'error' && !state.committed) throw event.error;
+      if (event.type === 'usage' || event.type === 'response-end') state.usage = event.usage;
+      if (event.type === 'response-start' && event.usage !== undefined) state.usage = event.usage;
+      if (event.type === 'response-end') state.completed = true;
+      text += encoder.encode(event);
+    }
+    return text;
+  };
+  try {
+    for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+      reader.push(chunk);
+      const events = pendingEvents;
+      pendingEvents = [];
+      let text = '';
+      for (const event of events) text += encodeAll(decoder.push(event.event, event.data));
+      if (text.length > 0) {
+        state.committed = true;
+        yield textEncoder.encode(text);
+      }
+    }
+    reader.flush();
+    let text = '';
+    for (const event of pendingEvents) text += encodeAll(decoder.push(event.event, event.data));
+    text += encodeAll(decoder.end());
+    if (text.length > 0) yield textEncoder.encode(text);
+  } catch (thrown) {
+    if (!state.committed) throw thrown;
+    const error = thrown instanceof GatewayError ? thrown : upstreamTransportError(thrown);
+    yield textEncoder.encode(context.format.encodeStreamError(toGatewayError(error), context.encode.requestId));
+  }
+}
+
+function parseUpstreamJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new GatewayError('upstream_invalid_response', 'The upstream answered with a body that is not JSON.', { cause: error });
+  }
+}

@@ -1,0 +1,84 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { mergeMessagesUsage, messagesUsageFromUsage, readMessagesUsage, usageFromMessagesUsage } from './messages-usage.js';
+
+const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const fixtureDirectory = path.resolve(repositoryRoot, '../shared/fixtures/anthropic/messages');
+
+function fixtureUsage(name: string): unknown {
+  const body: unknown = JSON.parse(readFileSync(path.join(fixtureDirectory, name), 'utf8'));
+  if (typeof body !== 'object' || body === null || !('usage' in body)) throw new Error(`${name} has no usage`);
+  return body.usage;
+}
+
+describe('Messages usage → IR usage', () => {
+  it('takes thinking tokens out of output_tokens when the upstream reports them', () => {
+    expect(usageFromMessagesUsage(fixtureUsage('anthropic-claude-opus-5-reasoning-high.1.json'))).toEqual({
+      inputUncached: 51,
+      cacheRead: 0,
+      cacheWrite: 0,
+      output: 1699 - 139,
+      reasoning: 139,
+    });
+  });
+
+  it('counts all output as visible output when no thinking breakdown is given', () => {
+    expect(usageFromMessagesUsage(fixtureUsage('anthropic-clear-thinking.1.json'))).toEqual({
+      inputUncached: 69,
+      cacheRead: 0,
+      cacheWrite: 0,
+      output: 33,
+      reasoning: 0,
+    });
+  });
+
+  it('keeps input_tokens as the uncached bucket because Messages already excludes cache reads and writes', () => {
+    const usage = usageFromMessagesUsage({
+      input_tokens: 10,
+      cache_creation_input_tokens: 200,
+      cache_read_input_tokens: 3000,
+      output_tokens: 40,
+    });
+    expect(usage).toEqual({ inputUncached: 10, cacheRead: 3000, cacheWrite: 200, output: 40, reasoning: 0 });
+  });
+
+  it('treats null cache figures (as in message_delta) as zero', () => {
+    const usage = usageFromMessagesUsage({ input_tokens: 5, cache_read_input_tokens: null, output_tokens: 2 });
+    expect(usage).toEqual({ inputUncached: 5, cacheRead: 0, cacheWrite: 0, output: 2, reasoning: 0 });
+  });
+
+  it('lets later cumulative figures replace only the fields they restate', () => {
+    const start = readMessagesUsage({ input_tokens: 43, cache_read_input_tokens: 7, output_tokens: 1 });
+    const merged = mergeMessagesUsage(start, readMessagesUsage({ input_tokens: 61, output_tokens: 2 }));
+    expect(merged).toEqual({ input: 61, cacheRead: 7, cacheWrite: undefined, output: 2, thinking: undefined });
+  });
+});
+
+describe('IR usage → Messages usage', () => {
+  it('puts reasoning back into output_tokens and reports it as thinking_tokens', () => {
+    expect(messagesUsageFromUsage({ inputUncached: 51, cacheRead: 4, cacheWrite: 6, output: 1560, reasoning: 139 })).toEqual({
+      input_tokens: 51,
+      cache_creation_input_tokens: 6,
+      cache_read_input_tokens: 4,
+      output_tokens: 1699,
+      output_tokens_details: { thinking_tokens: 139 },
+    });
+  });
+
+  it('omits output_tokens_details when there was no reasoning', () => {
+    expect(messagesUsageFromUsage({ inputUncached: 12, cacheRead: 0, cacheWrite: 0, output: 30, reasoning: 0 })).toEqual({
+      input_tokens: 12,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 0,
+      output_tokens: 30,
+    });
+  });
+
+  it('round-trips a fixture usage object through the IR', () => {
+    const original = fixtureUsage('anthropic-claude-opus-5-reasoning-high.1.json');
+    const again = messagesUsageFromUsage(usageFromMessagesUsage(original));
+    expect(again).toMatchObject({ input_tokens: 51, output_tokens: 1699, output_tokens_details: { thinking_tokens: 139 } });
+  });
+});
