@@ -1,4 +1,4 @@
-import { pino, type Logger } from 'pino';
+import { destination as pinoDestination, pino, type Logger } from 'pino';
 
 export type { Logger };
 
@@ -16,6 +16,6 @@ export function createLogger(level: string, destination?: NodeJS.WritableStream)
         censor: '[redacted]',
       },
     },
-    destination ?? pino.destination({ fd: 1, sync: false }),
+    destination ?? pinoDestination({ fd: 1, sync: false }),
   );
 }

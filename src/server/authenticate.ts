@@ -15,9 +15,10 @@ export function presentedKey(headers: Headers): string | undefined {
 export type OpenAccessMode = 'auto' | 'always' | 'never';
 
 /**
- * Decides who is calling. Without any key in the store, `auto` lets keyless calls through so a
- * fresh install works at once (on loopback only); once a key exists, every call needs one. A key
- * that is presented is always checked, open access or not.
+ * Decides who is calling. Without any key in the store, `auto` lets every call through
+ * anonymously, so a fresh install works at once with SDKs that insist on sending some key (on
+ * loopback only); once a key exists, every call needs a valid one. `always` checks a key that is
+ * presented and lets keyless calls through; `never` requires a valid key.
  */
 export class Authenticator {
   private keysExistUntil = 0;
@@ -32,6 +33,7 @@ export class Authenticator {
   /** The caller's key record; undefined for an anonymous call that open access allows. */
   async authenticate(headers: Headers, keyRequired = true): Promise<ApiKeyRecord | undefined> {
     const secret = presentedKey(headers);
+    if (this.openAccess === 'auto' && (await this.allowsAnonymous())) return undefined;
     if (secret === undefined || secret === '') {
       if (!keyRequired || (await this.allowsAnonymous())) return undefined;
       throw new GatewayError('authentication_required', 'Missing API key: send it as "Authorization: Bearer <key>" or "x-api-key: <key>".');
