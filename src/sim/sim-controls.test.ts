@@ -142,22 +142,24 @@ describe('simulator: determinism', () => {
 });
 
 describe('simulator: client disconnects', () => {
-  it('stops a paced stream and returns the open-stream count to zero when the client aborts', async () => {
-    const controller = new AbortController();
-    const response = await postJson(`${sim.url}/v1/chat/completions`, chatBody('[words:500] [pace:20]', true));
-    void controller;
-    const abortable = new AbortController();
-    const streamed = await fetch(`${sim.url}/v1/responses`, {
+  it('stops paced streams and returns the open-stream count to zero when clients abort', async () => {
+    // 500 words at 20 ms would take ten seconds; the count can only reach zero in time if writing stops.
+    const aborted = new AbortController();
+    const responses = await fetch(`${sim.url}/v1/responses`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ model: 'gpt-sim', input: '[words:500] [pace:20]', stream: true }),
-      signal: abortable.signal,
+      signal: aborted.signal,
     });
-    const reader = streamed.body?.getReader();
-    await reader?.read();
-    expect(sim.activeStreams()).toBeGreaterThanOrEqual(1);
-    abortable.abort();
-    await response.body?.cancel();
+    const chat = await postJson(`${sim.url}/v1/chat/completions`, chatBody('[words:500] [pace:20]', true));
+    const chatReader = chat.body?.getReader();
+    await responses.body?.getReader().read();
+    await chatReader?.read();
+    expect(sim.activeStreams()).toBe(2);
+    aborted.abort();
+    await waitFor(() => sim.activeStreams() === 1);
+    // Cancelling the body (not an abort signal) must reach the server as a closed connection too.
+    await chatReader?.cancel();
     await waitFor(() => sim.activeStreams() === 0);
     expect(sim.activeStreams()).toBe(0);
   });

@@ -30,3 +30,18 @@ export async function startTestGateway(rawConfig: Record<string, unknown>): Prom
   const gateway = await startGateway(config, { logger: createLogger('debug', sink) });
   return { ...gateway, logs: () => logText };
 }
+
+/**
+ * The newest ledger entry once `count` entries exist. Entries are written after the answer is
+ * delivered, a moment after the client has read it, so tests wait for them.
+ */
+export async function waitForLedgerEntry(gateway: TestGateway, count: number): Promise<import('../../src/storage/ports.js').LedgerEntry> {
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    await gateway.services.ledger.flush();
+    const entries = await gateway.services.storage.ledger.list({ limit: 1_000 });
+    if (entries.length >= count) return entries[0]!;
+    if (Date.now() > deadline) throw new Error(`ledger has ${entries.length} entries, expected ${count}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

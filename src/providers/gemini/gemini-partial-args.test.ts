@@ -32,6 +32,7 @@ describe('streamed function-call arguments', () => {
     const accumulator = createArgsAccumulator({ unit: 'C' });
     accumulator.apply([{ jsonPath: '$.__proto__.polluted', stringValue: 'yes' }]);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-    expect(JSON.parse(JSON.stringify(accumulator.value()))).toEqual({ unit: 'C', __proto__: { polluted: 'yes' } });
+    // The key is kept as data: the model really sent it.
+    expect(JSON.stringify(accumulator.value())).toBe('{"unit":"C","__proto__":{"polluted":"yes"}}');
   });
 });
