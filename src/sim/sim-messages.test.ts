@@ -111,6 +111,16 @@ describe('simulator: Anthropic Messages', () => {
     expect(second.content[1]).toEqual({ type: 'text', text: 'Tool result: foggy' });
   });
 
+  it('accepts the ?beta=true query Claude Code adds', async () => {
+    const response = await postJson(`${sim.url}/v1/messages?beta=true`, {
+      model: 'claude-sim',
+      max_tokens: 10,
+      messages: [{ role: 'user', content: 'beta' }],
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('request-id')).toMatch(/^req_sim\d{6}$/);
+  });
+
   it('counts tokens exactly as a message reports its input tokens', async () => {
     const body = {
       model: 'claude-sim',

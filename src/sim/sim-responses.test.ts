@@ -96,6 +96,15 @@ describe('simulator: OpenAI Responses', () => {
     expect(completed.usage.output_tokens_details).toEqual({ reasoning_tokens: 4 });
   });
 
+  it('streams reasoning then a function call that the SDK stream helper accepts', async () => {
+    const final = await client.responses
+      .stream({ model: 'gpt-sim', input: 'plan it [tool]', tools: [weatherTool], reasoning: { effort: 'medium' }, store: false })
+      .finalResponse();
+    expect(final.output.map((item) => item.type)).toEqual(['reasoning', 'function_call']);
+    expect(final.usage?.output_tokens_details.reasoning_tokens).toBe(4);
+    expect((final as unknown as { store: boolean }).store).toBe(false);
+  });
+
   it('answers a function_call_output with text so agent loops end', async () => {
     const first = await client.responses.create({ model: 'gpt-sim', input: 'weather [tool]', tools: [weatherTool] });
     const call = first.output.find((item) => item.type === 'function_call');
