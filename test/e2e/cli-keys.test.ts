@@ -1,0 +1,87 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultConfig } from '../../src/config/default-config.js';
+import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
+
+const run = promisify(execFile);
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const bin = path.join(root, 'bin', 'switchyard.js');
+
+let workDirectory: string;
+let databaseUrl: string;
+
+async function switchyard(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { env: { ...process.env, DATABASE_URL: databaseUrl }, cwd: workDirectory });
+    return { stdout, stderr, code: 0 };
+  } catch (error) {
+    const failure = error as { stdout: string; stderr: string; code: number };
+    return { stdout: failure.stdout, stderr: failure.stderr, code: failure.code };
+  }
+}
+
+beforeAll(() => {
+  workDirectory = mkdtempSync(path.join(tmpdir(), 'switchyard-cli-'));
+  databaseUrl = `sqlite:${path.join(workDirectory, 'gateway.db')}`;
+});
+afterAll(() => rmSync(workDirectory, { recursive: true, force: true }));
+
+describe('switchyard keys and usage', () => {
+  let gateway: TestGateway;
+  afterAll(async () => gateway?.close());
+
+  it('creates a scoped key once, lists it without the secret, and the gateway honours it until revoked', async () => {
+    const created = await switchyard('keys', 'create', '--name', 'ci', '--models', 'sim', '--endpoints', 'chat,models', '--budget-usd', '12.50', '--json');
+    expect(created.code).toBe(0);
+    const { id, key } = JSON.parse(created.stdout) as { id: string; key: string };
+    expect(key).toMatch(/^sy-[A-Za-z0-9_-]{43}$/);
+
+    const listed = await switchyard('keys', 'list', '--json');
+    const keys = JSON.parse(listed.stdout) as { id: string; scopes: { models: string[] }; budget_usd: string }[];
+    expect(keys).toHaveLength(1);
+    expect(keys[0]).toMatchObject({ id, scopes: { models: ['sim-gpt'] }, budget_usd: '12.50' });
+    expect(listed.stdout).not.toContain(key);
+
+    const migrated = await switchyard('migrate');
+    expect(migrated.stdout).toContain('up to date');
+
+    gateway = await startTestGateway({ ...defaultConfig({}), database: { url: databaseUrl } });
+    const client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: key, maxRetries: 0 });
+    const completion = await client.chat.completions.create({ model: 'sim', messages: [{ role: 'user', content: 'metered' }] });
+    expect(completion.choices[0]?.message.content).toContain('metered');
+    const outside = await client.chat.completions.create({ model: 'sim-claude', messages: [{ role: 'user', content: 'x' }] }).catch((error: unknown) => error);
+    expect((outside as InstanceType<typeof OpenAI.APIError>).status).toBe(403);
+    await gateway.services.ledger.flush();
+
+    const usage = await switchyard('usage', '--key', id, '--json');
+    const rows = JSON.parse(usage.stdout) as { model: string; requests: number; inputTokens: number; cost_usd: string }[];
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ model: 'sim-gpt', requests: 1 });
+    expect(rows[0]!.inputTokens).toBeGreaterThan(0);
+
+    expect((await switchyard('keys', 'revoke', id)).code).toBe(0);
+    expect((await switchyard('keys', 'revoke', id)).code).toBe(1);
+    await gateway.close();
+    gateway = await startTestGateway({ ...defaultConfig({}), database: { url: databaseUrl } });
+    const revoked = await new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: key, maxRetries: 0 })
+      .chat.completions.create({ model: 'sim', messages: [{ role: 'user', content: 'x' }] })
+      .catch((error: unknown) => error);
+    expect((revoked as InstanceType<typeof OpenAI.APIError>).status).toBe(401);
+  });
+
+  it('refuses bad arguments with a message and a non-zero exit', async () => {
+    const unknownModel = await switchyard('keys', 'create', '--name', 'x', '--models', 'nope');
+    expect(unknownModel.code).not.toBe(0);
+    expect(unknownModel.stderr).toContain("unknown model 'nope'");
+    const badEndpoint = await switchyard('keys', 'create', '--name', 'x', '--endpoints', 'everything');
+    expect(badEndpoint.stderr).toContain("unknown family 'everything'");
+    const noName = await switchyard('keys', 'create');
+    expect(noName.stderr).toContain('--name');
+  });
+});
