@@ -51,24 +51,24 @@ function readConfigFile(file: string, environment: Environment): Record<string, 
   if (typeof document !== 'object' || Array.isArray(document)) {
     throw new ConfigError(`config file ${file} must hold a mapping at the top level`);
   }
-  return substituteEnvironment(document, environment, []) as Record<string, unknown>;
+  return substituteEnvironment(document, environment, [], file) as Record<string, unknown>;
 }
 
 /** Replaces `${NAME}` in every string value; an unset variable is an error naming the field. */
-function substituteEnvironment(value: unknown, environment: Environment, path: readonly (string | number)[]): unknown {
+function substituteEnvironment(value: unknown, environment: Environment, path: readonly (string | number)[], file: string): unknown {
   if (typeof value === 'string') {
     return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_match, name: string) => {
       const replacement = environment[name];
       if (replacement === undefined) {
-        throw new ConfigError(`${formatPath(path)}: environment variable ${name} is not set`);
+        throw new ConfigError(`${where(file)}${formatPath(path)}: environment variable ${name} is not set`);
       }
       return replacement;
     });
   }
-  if (Array.isArray(value)) return value.map((item, index) => substituteEnvironment(item, environment, [...path, index]));
+  if (Array.isArray(value)) return value.map((item, index) => substituteEnvironment(item, environment, [...path, index], file));
   if (value !== null && typeof value === 'object') {
     return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [key, substituteEnvironment(item, environment, [...path, key])]),
+      Object.entries(value).map(([key, item]) => [key, substituteEnvironment(item, environment, [...path, key], file)]),
     );
   }
   return value;

@@ -33,7 +33,9 @@ export async function handleRetrieveModel(context: GatewayContext, services: Gat
   try {
     const key = await services.authenticator.authenticate(context.req.raw.headers, services.config.server.discovery_requires_key);
     assertEndpointAllowed(key, 'models');
-    const name = decodeURIComponent(context.req.param('id') ?? '');
+    // Hono has already percent-decoded the parameter (leaving malformed escapes as sent); decoding
+    // again would turn a literal '%' in a name into a URIError and a 500.
+    const name = context.req.param('id') ?? '';
     const model = services.catalog.find(name);
     if (model === undefined || !model.callable || !isModelAllowed(key, model.id)) {
       throw new GatewayError('model_not_found', `The model '${name}' does not exist.`, { param: 'model' });

@@ -1,0 +1,43 @@
+import type { Usage } from '../../ir/index.js';
+import {
+  isRecord,
+  mergeMessagesUsage,
+  parseJson,
+  readMessagesUsage,
+  recordField,
+  usageFromMessagesFigures,
+  usageFromMessagesUsage,
+} from '../../wire/anthropic/index.js';
+import type { MessagesUsageFigures } from '../../wire/anthropic/index.js';
+import type { UsageTap } from '../client-format.js';
+
+/** For streams relayed without `event:` names: the type is the first key of every Messages event. */
+const usageEventPattern = /^\s*\{\s*"type"\s*:\s*"(message_start|message_delta)"/;
+
+export function usageFromMessagesBody(body: unknown): Usage | undefined {
+  if (!isRecord(body) || !isRecord(body['usage'])) return undefined;
+  return usageFromMessagesUsage(body['usage']);
+}
+
+/**
+ * Reads usage from a passed-through Messages stream: message_start carries the input figures,
+ * each message_delta the cumulative totals. Only those two events are parsed; text deltas, which
+ * are nearly all of the stream, are recognised by their event name and skipped.
+ */
+export function createMessagesUsageTap(): UsageTap {
+  let figures: MessagesUsageFigures | undefined;
+  return {
+    observe(eventName: string | undefined, data: string): void {
+      const name = eventName ?? usageEventPattern.exec(data)?.[1];
+      if (name !== 'message_start' && name !== 'message_delta') return;
+      const event = parseJson(data);
+      if (!isRecord(event)) return;
+      const usage = name === 'message_start' ? recordField(event, 'message')?.['usage'] : event['usage'];
+      if (!isRecord(usage)) return;
+      figures = mergeMessagesUsage(figures ?? {}, readMessagesUsage(usage));
+    },
+    usage(): Usage | undefined {
+      return figures === undefined ? undefined : usageFromMessagesFigures(figures);
+    },
+  };
+}
