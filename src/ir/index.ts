@@ -6,3 +6,4 @@ export type * from './response.js';
 export type * from './stream-event.js';
 export type * from './finish-reason.js';
 export * from './usage.js';
+export { StreamAccumulator } from './stream-accumulator.js';

@@ -4,7 +4,7 @@ import type { StreamDecoder } from '../providers/provider-adapter.js';
 import type { StreamEncoder } from '../formats/client-format.js';
 import { linkedAbortController, type AttemptContext } from '../routing/attempt-context.js';
 import type { CallCompletion, CallOutcome } from '../routing/call-outcome.js';
-import { commitOnFirstChunk } from '../routing/commit-stream.js';
+import { commitOnFirstChunk, type KeepAlive } from '../routing/commit-stream.js';
 import { createSseReader, type SseEvent } from '../upstream/sse-reader.js';
 import { flattenHeaders, readBodyText, sendUpstream, upstreamTransportError, type UpstreamResponse } from '../upstream/upstream-client.js';
 
@@ -42,6 +42,7 @@ export async function translatedCall(context: AttemptContext, request: IrRequest
     translateStream(response, decoder, encoder, state, context),
     () => resolveCompletion({ usage: state.usage, completed: state.completed, status: 200 }),
     () => abort.abort(),
+    keepAliveFor(encoder),
   ).catch((error: unknown) => {
     throw upstreamTransportError(error, abort.signal);
   });
@@ -100,6 +101,14 @@ async function* translateStream(
     yield textEncoder.encode(context.format.encodeStreamError(toGatewayError(error), context.encode.requestId));
   }
 }
+
+/** Anthropic clients expect `ping` events while a model is slow; formats without one send nothing. */
+function keepAliveFor(encoder: StreamEncoder): KeepAlive | undefined {
+  const text = encoder.keepAlive();
+  return text === '' ? undefined : { bytes: textEncoder.encode(text), afterMs: keepAliveAfterMs };
+}
+
+const keepAliveAfterMs = 10_000;
 
 function parseUpstreamJson(text: string): unknown {
   try {

@@ -1,0 +1,21 @@
+import type { ClientFormat } from '../client-format.js';
+import { decodeMessagesRequest } from './decode-request.js';
+import { encodeMessagesError, encodeMessagesStreamError } from './encode-error.js';
+import { encodeMessagesResponse } from './encode-response.js';
+import { createMessagesStreamEncoder } from './stream-encoder.js';
+import { createMessagesUsageTap, usageFromMessagesBody } from './usage-tap.js';
+
+export { decodeMessagesCountTokensRequest } from './decode-request.js';
+export { encodeMessagesError, encodeMessagesStreamError } from './encode-error.js';
+
+/** Anthropic Messages as a client format (Claude Code, `@anthropic-ai/sdk`). */
+export const messagesFormat: ClientFormat = {
+  name: 'messages',
+  decodeRequest: decodeMessagesRequest,
+  encodeResponse: encodeMessagesResponse,
+  createStreamEncoder: createMessagesStreamEncoder,
+  encodeError: encodeMessagesError,
+  encodeStreamError: encodeMessagesStreamError,
+  usageFromBody: usageFromMessagesBody,
+  createUsageTap: createMessagesUsageTap,
+};
