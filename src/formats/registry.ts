@@ -1,7 +1,9 @@
 import { chatFormat } from './chat/index.js';
 import type { ClientFormat, FormatName } from './client-format.js';
+import { messagesFormat } from './messages/index.js';
 
 /** Every client wire format the gateway serves. Adding one is one folder and one line here. */
 export const clientFormats: Partial<Record<FormatName, ClientFormat>> = {
   chat: chatFormat,
+  messages: messagesFormat,
 };

@@ -2,7 +2,9 @@ import { Hono } from 'hono';
 import type { HttpBindings } from '@hono/node-server';
 import { GatewayError } from '../errors/gateway-error.js';
 import { clientFormats } from '../formats/registry.js';
-import type { FormatName } from '../formats/client-format.js';
+import type { ClientFormat, FormatName } from '../formats/client-format.js';
+import { messagesFormat } from '../formats/messages/index.js';
+import { handleCountTokens } from './count-tokens-endpoint.js';
 import type { EndpointFamily } from '../keys/endpoint-family.js';
 import { errorResponse } from './error-response.js';
 import type { GatewayServices } from './gateway-services.js';
@@ -15,6 +17,7 @@ type GatewayEnvironment = { Bindings: HttpBindings; Variables: { requestId: stri
 /** Text endpoints: path (also served under /v1) → endpoint family and client format. */
 const textEndpoints: readonly { path: string; family: EndpointFamily; format: FormatName }[] = [
   { path: '/chat/completions', family: 'chat', format: 'chat' },
+  { path: '/messages', family: 'messages', format: 'messages' },
 ];
 
 /** The HTTP surface of the gateway (interface.md §1). */
@@ -30,7 +33,7 @@ export function createGatewayApp(services: GatewayServices): Hono<GatewayEnviron
     if (format === undefined) continue;
     for (const path of [endpoint.path, `/v1${endpoint.path}`]) {
       app.post(path, (context) => handleTextRequest(context, services, endpoint.family, format));
-      app.all(path, (context) => methodNotAllowed(context.get('requestId'), 'POST'));
+      app.all(path, (context) => methodNotAllowed(context.get('requestId'), 'POST', format));
     }
   }
   for (const prefix of ['', '/v1']) {
@@ -38,11 +41,16 @@ export function createGatewayApp(services: GatewayServices): Hono<GatewayEnviron
     app.get(`${prefix}/models/:id{.+}`, (context) => handleRetrieveModel(context, services));
     app.all(`${prefix}/models`, (context) => methodNotAllowed(context.get('requestId'), 'GET'));
   }
+  for (const path of ['/messages/count_tokens', '/v1/messages/count_tokens']) {
+    app.post(path, (context) => handleCountTokens(context, services));
+    app.all(path, (context) => methodNotAllowed(context.get('requestId'), 'POST', messagesFormat));
+  }
   app.get('/health', (context) => context.json({ status: 'ok' }));
 
   app.notFound((context) => {
     const requestId = context.get('requestId') ?? newRequestId();
-    return errorResponse(new GatewayError('not_found', `Unknown path: ${context.req.method} ${context.req.path}`), requestId);
+    const error = new GatewayError('not_found', `Unknown path: ${context.req.method} ${context.req.path}`);
+    return errorResponse(error, requestId, isMessagesPath(context.req.path) ? messagesFormat : undefined);
   });
   app.onError((error, context) => {
     const requestId = context.get('requestId') ?? newRequestId();
@@ -52,8 +60,13 @@ export function createGatewayApp(services: GatewayServices): Hono<GatewayEnviron
   return app;
 }
 
-function methodNotAllowed(requestId: string, allowed: string): Response {
-  const response = errorResponse(new GatewayError('method_not_allowed', `Method not allowed: use ${allowed}.`), requestId);
+/** Paths of the Messages family answer in the Anthropic error shape (interface.md §1). */
+function isMessagesPath(path: string): boolean {
+  return path.startsWith('/messages') || path.startsWith('/v1/messages');
+}
+
+function methodNotAllowed(requestId: string, allowed: string, format?: ClientFormat): Response {
+  const response = errorResponse(new GatewayError('method_not_allowed', `Method not allowed: use ${allowed}.`), requestId, format);
   response.headers.set('allow', allowed);
   return response;
 }

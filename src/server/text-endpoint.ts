@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { HttpBindings } from '@hono/node-server';
 import { GatewayError } from '../errors/gateway-error.js';
-import type { ClientFormat } from '../formats/client-format.js';
+import type { ClientFormat, FormatName } from '../formats/client-format.js';
 import { assertEndpointAllowed, assertModelAllowed } from '../keys/key-scope.js';
 import type { EndpointFamily } from '../keys/endpoint-family.js';
 import { costNanoUsd } from '../metering/price.js';
@@ -14,12 +14,11 @@ import type { CallCompletion, CallOutcome } from '../routing/call-outcome.js';
 import { runWithFallback } from '../routing/run-with-fallback.js';
 import { translatedCall } from '../translation/translated-call.js';
 import type { ApiKeyRecord } from '../storage/ports.js';
+import { anthropicVersion } from './anthropic-version.js';
 import { errorResponse } from './error-response.js';
 import type { GatewayServices } from './gateway-services.js';
 import { assertJsonContentType, parseJsonObject, readRequestText } from './read-request-body.js';
 
-/** Client headers that carry meaning for an upstream of the same family. */
-const forwardedHeaderNames = ['anthropic-version', 'anthropic-beta'] as const;
 
 export type GatewayContext = Context<{ Bindings: HttpBindings; Variables: { requestId: string } }>;
 
@@ -40,11 +39,11 @@ export async function handleTextRequest(
     const key = await services.authenticator.authenticate(headers);
     assertEndpointAllowed(key, family);
     assertJsonContentType(headers.get('content-type') ?? undefined);
+    const forwarded = forwardedHeaders(headers, format.name);
     const rawBody = await readRequestText(context.env.incoming, services.config.server.body_limit_bytes);
     const parsedBody = parseJsonObject(rawBody);
     const request = format.decodeRequest(parsedBody);
     const model = resolveModel(services, request.model, key);
-    const forwarded = forwardedHeaders(headers);
     const clientSignal = context.req.raw.signal;
     const { outcome, route: servedBy } = await runWithFallback(
       model.routes,
@@ -84,7 +83,7 @@ export async function handleTextRequest(
   }
 }
 
-function resolveModel(services: GatewayServices, name: string, key: ApiKeyRecord | undefined): CatalogModel {
+export function resolveModel(services: GatewayServices, name: string, key: ApiKeyRecord | undefined): CatalogModel {
   const model = services.catalog.find(name);
   if (model === undefined || model.outputModality !== 'text') {
     throw new GatewayError('model_not_found', `The model '${name}' does not exist or is not a text model.`, { param: 'model' });
@@ -96,12 +95,14 @@ function resolveModel(services: GatewayServices, name: string, key: ApiKeyRecord
   return model;
 }
 
-function forwardedHeaders(headers: Headers): Record<string, string> {
+/** Client headers that carry meaning for an upstream of the same family (Anthropic's version and betas). */
+export function forwardedHeaders(headers: Headers, format: FormatName): Record<string, string> {
+  if (format !== 'messages') return {};
   const forwarded: Record<string, string> = {};
-  for (const name of forwardedHeaderNames) {
-    const value = headers.get(name);
-    if (value !== null) forwarded[name] = value;
-  }
+  const version = anthropicVersion(headers);
+  if (version !== undefined) forwarded['anthropic-version'] = version;
+  const beta = headers.get('anthropic-beta');
+  if (beta !== null) forwarded['anthropic-beta'] = beta;
   return forwarded;
 }
 

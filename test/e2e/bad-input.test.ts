@@ -108,14 +108,35 @@ describe.each(['/v1', ''])('POST %s/chat/completions with bad input', (prefix) =
     ['a JSON number', '42'],
     ['an empty body', ''],
   ])('refuses a body that is %s with 400', async (_name, text) => {
-    const response = await postRaw(text);
-    const body = await expectErrorResponse(response, 400, invalid(text === '' ? 'invalid_json' : 'invalid_request', null));
-    expect(body).toBeDefined();
+    await expectErrorResponse(await postRaw(text), 400, invalid(text === '' ? 'invalid_json' : 'invalid_request', null));
     expectNothingUpstream();
   });
 
   it('refuses a missing model with 400 naming param model', async () => {
     await expectClientError(client.chat.completions.create({ messages } as never), 400, invalid('missing_field', 'model'));
+    expectNothingUpstream();
+  });
+
+  it('refuses missing messages with 400 naming param messages', async () => {
+    await expectClientError(client.chat.completions.create({ model } as never), 400, invalid('missing_field', 'messages'));
+    expectNothingUpstream();
+  });
+
+  it('refuses a message without content with 400 naming its path', async () => {
+    await expectClientError(
+      client.chat.completions.create({ model, messages: [{ role: 'user' }] } as never),
+      400,
+      invalid('missing_field', 'messages[0].content'),
+    );
+    expectNothingUpstream();
+  });
+
+  it('answers a streaming request for an unknown model with a JSON 404, not a stream', async () => {
+    await expectClientError(
+      client.chat.completions.create({ model: 'no-such-model', stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+      404,
+      invalid('model_not_found', 'model'),
+    );
     expectNothingUpstream();
   });
 

@@ -1,6 +1,5 @@
 import { GatewayError } from '../../errors/gateway-error.js';
 import type { ContentPart, IrMessage, ReasoningPart, ToolResultPart } from '../../ir/index.js';
-import { isRecord } from '../../wire/chat/json-value.js';
 import { joinNamespacedName } from '../../wire/responses/namespaced-tool.js';
 import { blobFromEncryptedContent } from '../../wire/responses/reasoning-blob.js';
 import { decodeContent, type DecodedPart } from './decode-content.js';
@@ -136,8 +135,4 @@ function toolResultContent(parts: readonly DecodedPart[]): string | DecodedPart[
   if (parts.length === 0) return '';
   if (parts.length === 1 && only !== undefined && only.type === 'text') return only.text;
   return [...parts];
-}
-
-export function isInputItem(value: unknown): value is Record<string, unknown> {
-  return isRecord(value);
 }

@@ -1,0 +1,67 @@
+import { GatewayError, toGatewayError } from '../errors/gateway-error.js';
+import { decodeMessagesCountTokensRequest, messagesFormat } from '../formats/messages/index.js';
+import { assertEndpointAllowed } from '../keys/key-scope.js';
+import { replaceTopLevelString } from '../passthrough/rewrite-body.js';
+import { providerAdapters } from '../providers/registry.js';
+import type { CatalogRoute } from '../catalog/model-catalog.js';
+import { countInputTokens } from '../tokens/count-input-tokens.js';
+import { flattenHeaders, readBodyText, sendUpstream } from '../upstream/upstream-client.js';
+import { errorResponse } from './error-response.js';
+import type { GatewayServices } from './gateway-services.js';
+import { assertJsonContentType, parseJsonObject, readRequestText } from './read-request-body.js';
+import { forwardedHeaders, resolveModel, type GatewayContext } from './text-endpoint.js';
+
+/**
+ * `POST /v1/messages/count_tokens`: asked of the Anthropic upstream when the model routes there
+ * (its count is exact), otherwise counted locally with a tokenizer.
+ */
+export async function handleCountTokens(context: GatewayContext, services: GatewayServices): Promise<Response> {
+  const requestId = context.get('requestId');
+  try {
+    const headers = context.req.raw.headers;
+    const key = await services.authenticator.authenticate(headers);
+    assertEndpointAllowed(key, 'messages');
+    assertJsonContentType(headers.get('content-type') ?? undefined);
+    const forwarded = forwardedHeaders(headers, 'messages');
+    const rawBody = await readRequestText(context.env.incoming, services.config.server.body_limit_bytes);
+    const request = decodeMessagesCountTokensRequest(parseJsonObject(rawBody));
+    const model = resolveModel(services, request.model, key);
+    const route = model.routes[0] as CatalogRoute;
+    const inputTokens =
+      route.target.kind === 'anthropic'
+        ? await countUpstream(route, rawBody, forwarded, context.req.raw.signal, services.config.routing.timeout_ms).catch((error: unknown) => {
+            // An unreachable or overloaded upstream is no reason to fail a count; a refusal is.
+            if (!toGatewayError(error).retryable) throw error;
+            services.logger.warn({ requestId, code: toGatewayError(error).code }, 'upstream token count failed; counting locally');
+            return countInputTokens(request);
+          })
+        : await countInputTokens(request);
+    return context.json({ input_tokens: inputTokens }, 200, { 'x-request-id': requestId });
+  } catch (error) {
+    return errorResponse(error, requestId, messagesFormat);
+  }
+}
+
+async function countUpstream(
+  route: CatalogRoute,
+  rawBody: string,
+  forwarded: Record<string, string>,
+  signal: AbortSignal,
+  timeoutMs: number,
+): Promise<number> {
+  const adapter = providerAdapters.anthropic;
+  const body = replaceTopLevelString(rawBody, 'model', route.target.model) ?? rawBody;
+  const response = await sendUpstream({
+    url: `${route.target.baseUrl}/v1/messages/count_tokens`,
+    headers: adapter.upstreamHeaders(route.target, forwarded),
+    body,
+    signal,
+    timeoutMs: route.timeoutMs ?? timeoutMs,
+  });
+  const text = await readBodyText(response);
+  if (response.statusCode >= 400) throw adapter.decodeError(response.statusCode, text, flattenHeaders(response.headers));
+  const parsed = JSON.parse(text) as { input_tokens?: unknown };
+  if (typeof parsed.input_tokens !== 'number') throw new GatewayError('upstream_invalid_response', 'The upstream token count had no input_tokens.');
+  return parsed.input_tokens;
+}
+
