@@ -23,16 +23,16 @@ export function decodeResponsesRequest(body: unknown): IrRequest {
   const tools = input.tools ? decodeTools(input.tools) : undefined;
   const reasoning = decodeReasoning(input);
   const responseFormat = input.text?.format ? decodeResponseFormat(input.text.format) : undefined;
-  const leftovers =
-    decodedInput.itemReferences.length > 0 || decodedInput.otherItems.length > 0
-      ? { [responsesInputExtensionKey]: { itemReferences: decodedInput.itemReferences, otherItems: decodedInput.otherItems } }
-      : {};
+  const extensions: Record<string, Readonly<Record<string, unknown>>> = { responses: unmodeledFields(body, input) };
+  if (decodedInput.itemReferences.length > 0 || decodedInput.otherItems.length > 0) {
+    extensions[responsesInputExtensionKey] = { itemReferences: decodedInput.itemReferences, otherItems: decodedInput.otherItems };
+  }
   return {
     model: input.model,
     messages: decodedInput.messages,
     params: decodeParams(input),
     stream: input.stream === true,
-    extensions: { responses: unmodeledFields(body, input), ...leftovers },
+    extensions,
     ...(tools === undefined ? {} : { tools }),
     ...(input.tool_choice ? { toolChoice: decodeToolChoice(input.tool_choice) } : {}),
     ...(typeof input.parallel_tool_calls === 'boolean' ? { parallelToolCalls: input.parallel_tool_calls } : {}),
