@@ -2,6 +2,10 @@ import { z } from 'zod';
 
 /** A price as a decimal string of USD, e.g. "3.00" or "0.075". Parsed exactly, never as a float. */
 const decimalPrice = z.string().regex(/^\d+(\.\d+)?$/, 'a decimal number of USD as a string, e.g. "3.00"');
+/** Numbers substituted from the environment (`port: ${PORT}`) arrive as strings: accept them when numeric. */
+function numeric<Schema extends z.ZodNumber>(schema: Schema) {
+  return z.preprocess((value) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value), schema);
+}
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date YYYY-MM-DD');
 
 export const providerTypes = ['openai', 'openai-compatible', 'anthropic', 'gemini'] as const;
@@ -14,7 +18,7 @@ const providerSchema = z
     api_key: z.string().optional(),
     /** Extra headers sent to this upstream on every call. */
     headers: z.record(z.string(), z.string()).optional(),
-    timeout_ms: z.number().int().positive().optional(),
+    timeout_ms: numeric(z.number().int().positive()).optional(),
     /** For openai-compatible servers that also serve the Responses API. */
     responses: z.boolean().optional(),
   })
@@ -25,7 +29,7 @@ const routeSchema = z
     provider: z.string().min(1),
     model: z.string().min(1),
     /** Time allowed until the upstream's first byte. */
-    timeout_ms: z.number().int().positive().optional(),
+    timeout_ms: numeric(z.number().int().positive()).optional(),
   })
   .strict();
 
@@ -56,9 +60,9 @@ export const configSchema = z
     server: z
       .object({
         host: z.string().default('127.0.0.1'),
-        port: z.number().int().min(0).max(65535).default(8787),
+        port: numeric(z.number().int().min(0).max(65535)).default(8787),
         /** Largest accepted request body; long coding-agent conversations reach several MiB. */
-        body_limit_bytes: z.number().int().positive().default(32 * 1024 * 1024),
+        body_limit_bytes: numeric(z.number().int().positive()).default(32 * 1024 * 1024),
         /** Require an API key on discovery endpoints (they are public by default). */
         discovery_requires_key: z.boolean().default(false),
         /** Accept requests without any API key (the out-of-the-box default until a key exists). */
@@ -72,9 +76,9 @@ export const configSchema = z
     routing: z
       .object({
         /** Attempts per route on a retryable failure before falling back to the next route. */
-        attempts_per_route: z.number().int().min(1).max(10).default(2),
-        backoff_ms: z.number().int().min(0).default(100),
-        timeout_ms: z.number().int().positive().default(60_000),
+        attempts_per_route: numeric(z.number().int().min(1).max(10)).default(2),
+        backoff_ms: numeric(z.number().int().min(0)).default(100),
+        timeout_ms: numeric(z.number().int().positive()).default(60_000),
       })
       .strict()
       .default({ attempts_per_route: 2, backoff_ms: 100, timeout_ms: 60_000 }),

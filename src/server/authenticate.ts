@@ -1,15 +1,15 @@
 import { GatewayError } from '../errors/gateway-error.js';
+import { apiKeyPrefix } from '../keys/api-key-secret.js';
 import type { ApiKeyVerifier } from '../keys/api-key-verifier.js';
 import type { ApiKeyRecord, ApiKeyStore } from '../storage/ports.js';
 
 /** The key a client presented: `Authorization: Bearer` (OpenAI clients) or `x-api-key` (Anthropic clients). */
 export function presentedKey(headers: Headers): string | undefined {
-  const apiKeyHeader = headers.get('x-api-key');
-  if (apiKeyHeader) return apiKeyHeader.trim();
-  const authorization = headers.get('authorization');
-  if (authorization === null) return undefined;
-  const match = /^Bearer\s+(.+)$/i.exec(authorization.trim());
-  return match?.[1]?.trim();
+  const fromApiKeyHeader = headers.get('x-api-key')?.trim() || undefined;
+  const fromBearer = /^Bearer\s+(.+)$/i.exec(headers.get('authorization')?.trim() ?? '')?.[1]?.trim();
+  // A client may send a vendor key in one header and ours in the other: prefer the one that is ours.
+  if (fromBearer?.startsWith(apiKeyPrefix) && !fromApiKeyHeader?.startsWith(apiKeyPrefix)) return fromBearer;
+  return fromApiKeyHeader ?? fromBearer;
 }
 
 export type OpenAccessMode = 'auto' | 'always' | 'never';

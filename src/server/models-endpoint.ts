@@ -16,7 +16,7 @@ export async function handleListModels(context: GatewayContext, services: Gatewa
   const requestId = context.get('requestId');
   try {
     const key = await services.authenticator.authenticate(context.req.raw.headers, services.config.server.discovery_requires_key);
-    assertEndpointAllowed(key, 'models');
+    if (services.config.server.discovery_requires_key) assertEndpointAllowed(key, 'models');
     const modalities = parseModalities(context.req.query('output_modalities'));
     const data = services.catalog.models
       .filter((model) => model.callable && modalities.has(model.outputModality) && isModelAllowed(key, model.id))
@@ -32,7 +32,7 @@ export async function handleRetrieveModel(context: GatewayContext, services: Gat
   const requestId = context.get('requestId');
   try {
     const key = await services.authenticator.authenticate(context.req.raw.headers, services.config.server.discovery_requires_key);
-    assertEndpointAllowed(key, 'models');
+    if (services.config.server.discovery_requires_key) assertEndpointAllowed(key, 'models');
     // Hono has already percent-decoded the parameter (leaving malformed escapes as sent); decoding
     // again would turn a literal '%' in a name into a URIError and a 500.
     const name = context.req.param('id') ?? '';

@@ -33,7 +33,8 @@ export async function readRequestText(incoming: IncomingMessage, limit: number):
 export function parseJsonObject(text: string): Record<string, unknown> {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    // A UTF-8 byte-order mark is legal in a file but not in JSON text; some clients send one.
+    value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (error) {
     throw new GatewayError('invalid_json', `The request body is not valid JSON: ${(error as Error).message}`);
   }
