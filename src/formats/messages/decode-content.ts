@@ -1,3 +1,4 @@
+import { blobFromClientValue } from '../../ir/client-blob.js';
 import { GatewayError } from '../../errors/gateway-error.js';
 import type { CacheControl, ContentPart, FilePart, ImagePart, TextPart, ToolResultPart } from '../../ir/index.js';
 import {
@@ -63,15 +64,13 @@ export function decodeBlock(block: BlockInput, role: Role, path: readonly PathKe
     case 'thinking': {
       const thinking = parseOrThrow(thinkingBlockSchema, block, path);
       // An empty signature cannot be verified by anyone, so there is nothing to carry back.
-      return {
-        type: 'reasoning',
-        text: thinking.thinking,
-        ...(thinking.signature === '' ? {} : { blob: { provider: 'anthropic', value: thinking.signature } }),
-      };
+      if (thinking.signature === '') return { type: 'reasoning', text: thinking.thinking };
+      const { blob, redacted } = blobFromClientValue(thinking.signature, 'anthropic');
+      return { type: 'reasoning', text: thinking.thinking, blob, ...(redacted ? { redacted } : {}) };
     }
     case 'redacted_thinking': {
       const redacted = parseOrThrow(redactedThinkingBlockSchema, block, path);
-      return { type: 'reasoning', text: '', redacted: true, blob: { provider: 'anthropic', value: redacted.data } };
+      return { type: 'reasoning', text: '', redacted: true, blob: blobFromClientValue(redacted.data, 'anthropic').blob };
     }
     default:
       throw unsupportedBlock(block.type, role, path);

@@ -72,7 +72,7 @@ describe('Messages encodeResponse', () => {
     });
   });
 
-  it('writes every block kind, with input objects from any argument text and signatures from any blob', () => {
+  it('writes every block kind, with input objects from any argument text and signatures from any blob (another provider\'s tagged)', () => {
     const encoded = messagesFormat.encodeResponse(
       response(
         [
@@ -96,7 +96,7 @@ describe('Messages encodeResponse', () => {
       role: 'assistant',
       model: 'public-model',
       content: [
-        { type: 'thinking', thinking: 'thought', signature: 'enc_1' },
+        { type: 'thinking', thinking: 'thought', signature: 'switchyard.v1.openai.signed.enc_1' },
         { type: 'thinking', thinking: 'plain', signature: '' },
         { type: 'redacted_thinking', data: 'hidden' },
         { type: 'text', text: 'Hello' },

@@ -1,3 +1,4 @@
+import { clientBlobValue } from '../../ir/client-blob.js';
 import type { IrResponse, OutputPart } from '../../ir/index.js';
 import {
   arrayField,
@@ -56,8 +57,8 @@ function encodePart(part: OutputPart, citations: readonly unknown[] | undefined)
     case 'text':
       return { type: 'text', text: part.text, ...(citations === undefined ? {} : { citations }) };
     case 'reasoning':
-      if (part.redacted === true) return part.blob === undefined ? undefined : { type: 'redacted_thinking', data: part.blob.value };
-      return { type: 'thinking', thinking: part.text, signature: part.blob?.value ?? '' };
+      if (part.redacted === true && part.blob?.provider === 'anthropic') return { type: 'redacted_thinking', data: part.blob.value };
+      return { type: 'thinking', thinking: part.text, signature: part.blob === undefined ? '' : clientBlobValue(part.blob, 'anthropic', part.redacted === true) };
     case 'tool-call':
       return {
         type: 'tool_use',

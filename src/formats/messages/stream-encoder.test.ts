@@ -269,7 +269,7 @@ describe('Messages stream encoder: state machine', () => {
     expect(events.at(-2)?.data).toMatchObject({ delta: { stop_reason: 'stop_sequence', stop_sequence: 'END' }, usage: { input_tokens: 3, output_tokens: 2 } });
   });
 
-  it('sends a signature_delta before the stop when reasoning ends with a blob, of any provider', () => {
+  it('sends a signature_delta before the stop when reasoning ends with a blob, tagging another provider\'s', () => {
     expect(
       frames([
         start,
@@ -285,7 +285,7 @@ describe('Messages stream encoder: state machine', () => {
     ).toEqual([
       ['content_block_start', 0, { type: 'thinking', thinking: '', signature: '' }],
       ['content_block_delta', 0, { type: 'thinking_delta', thinking: 'hmm' }],
-      ['content_block_delta', 0, { type: 'signature_delta', signature: 'enc_1' }],
+      ['content_block_delta', 0, { type: 'signature_delta', signature: 'switchyard.v1.openai.signed.enc_1' }],
       ['content_block_stop', 0],
       ['content_block_start', 1, { type: 'thinking', thinking: '', signature: '' }],
       ['content_block_stop', 1],

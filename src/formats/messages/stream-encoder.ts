@@ -1,3 +1,4 @@
+import { clientBlobValue } from '../../ir/client-blob.js';
 import type { BlockDelta, BlockKind, FinishInfo, IrStreamEvent, ProviderBlob, Usage } from '../../ir/index.js';
 import { isEmptyUsage, zeroUsage } from '../../ir/index.js';
 import { messagesSseEvent, messagesUsageFromUsage } from '../../wire/anthropic/index.js';
@@ -71,7 +72,9 @@ export function createMessagesStreamEncoder(context: EncodeContext): StreamEncod
         return { type: 'text', text: '' };
       case 'reasoning':
         // Redacted thinking arrives whole: its payload is the blob.
-        if (kind.redacted === true) return { type: 'redacted_thinking', data: kind.blob?.value ?? endBlob?.value ?? '' };
+        if (kind.redacted === true && (kind.blob ?? endBlob)?.provider === 'anthropic') {
+          return { type: 'redacted_thinking', data: kind.blob?.value ?? endBlob?.value ?? '' };
+        }
         return { type: 'thinking', thinking: '', signature: '' };
       case 'tool-call':
         return { type: 'tool_use', id: kind.id, name: kind.name, input: {} };
@@ -122,9 +125,10 @@ export function createMessagesStreamEncoder(context: EncodeContext): StreamEncod
     onWire = undefined;
     let text = '';
     const kind = state.kind;
-    if (kind.kind === 'reasoning' && kind.redacted !== true) {
-      const signature = state.endBlob?.value ?? kind.blob?.value ?? '';
-      if (signature !== '') text += deltaEvent(wireIndex, { type: 'signature_delta', signature });
+    const blob = state.endBlob ?? (kind.kind === 'reasoning' ? kind.blob : undefined);
+    const redactedOnWire = kind.kind === 'reasoning' && kind.redacted === true && blob?.provider === 'anthropic';
+    if (kind.kind === 'reasoning' && !redactedOnWire && blob !== undefined) {
+      text += deltaEvent(wireIndex, { type: 'signature_delta', signature: clientBlobValue(blob, 'anthropic', kind.redacted === true) });
     }
     if (kind.kind === 'tool-call' && kind.toolKind === 'custom') {
       text += deltaEvent(wireIndex, { type: 'input_json_delta', partial_json: JSON.stringify({ input: state.customInput }) });
