@@ -8,6 +8,8 @@ export const errorRegistry = {
   missing_field: { status: 400, retryable: false },
   invalid_field: { status: 400, retryable: false },
   unsupported_parameter: { status: 400, retryable: false },
+  /** A content kind the gateway cannot translate; a same-format upstream may still take it. */
+  unsupported_content: { status: 400, retryable: false },
   authentication_required: { status: 401, retryable: false },
   invalid_api_key: { status: 401, retryable: false },
   budget_exhausted: { status: 402, retryable: false },

@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import type { HttpBindings } from '@hono/node-server';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { ClientFormat, FormatName } from '../formats/client-format.js';
+import type { IrRequest } from '../ir/request.js';
 import { assertEndpointAllowed, assertModelAllowed } from '../keys/key-scope.js';
 import type { EndpointFamily } from '../keys/endpoint-family.js';
 import { costNanoUsd } from '../metering/price.js';
@@ -42,26 +43,29 @@ export async function handleTextRequest(
     const forwarded = forwardedHeaders(headers, format.name);
     const rawBody = await readRequestText(context.env.incoming, services.config.server.body_limit_bytes);
     const parsedBody = parseJsonObject(rawBody);
-    const request = format.decodeRequest(parsedBody);
-    const model = resolveModel(services, request.model, key);
+    const { request, refusal } = decodeForRouting(format, parsedBody);
+    const model = resolveModel(services, request?.model ?? (parsedBody.model as string), key);
     const clientSignal = context.req.raw.signal;
     const { outcome, route: servedBy } = await runWithFallback(
       model.routes,
       { attemptsPerRoute: services.config.routing.attempts_per_route, backoffMs: services.config.routing.backoff_ms },
       clientSignal,
       (route) => {
+        const adapter = providerAdapters[route.target.kind];
+        if (request === undefined && !adapter.nativeFormats.includes(format.name)) throw refusal;
         const attempt: AttemptContext = {
           format,
-          adapter: providerAdapters[route.target.kind],
+          adapter,
           route,
           timeoutMs: route.timeoutMs ?? services.config.routing.timeout_ms,
           clientSignal,
           forwarded,
-          encode: { requestId, model: request.model, request },
+          encode: { requestId, model: request?.model ?? String(parsedBody.model), request: request ?? emptyRequest },
         };
-        const call = attempt.adapter.nativeFormats.includes(format.name)
-          ? passthroughCall(attempt, rawBody, parsedBody)
-          : translatedCall(attempt, request);
+        const call =
+          adapter.nativeFormats.includes(format.name) || request === undefined
+            ? passthroughCall(attempt, rawBody, parsedBody)
+            : translatedCall(attempt, request);
         return call.then((outcome) => ({ outcome, route }));
       },
       (report) =>
@@ -80,6 +84,28 @@ export async function handleTextRequest(
       services.logger.warn({ requestId, code: error.code, err: error.cause }, error.message);
     }
     return errorResponse(error, requestId, format);
+  }
+}
+
+/** Stands in for the decoded request on passthrough attempts, which never read it. */
+const emptyRequest: IrRequest = { model: '', messages: [], params: {}, stream: false, extensions: {} };
+
+/**
+ * Decodes the body. Content the gateway cannot translate (a block type newer than this gateway)
+ * is no reason to refuse a call that a same-format upstream can take as it is: the refusal is
+ * kept and raised only if a route needs translation.
+ */
+function decodeForRouting(
+  format: ClientFormat,
+  body: Record<string, unknown>,
+): { request: IrRequest; refusal?: undefined } | { request: undefined; refusal: GatewayError } {
+  try {
+    return { request: format.decodeRequest(body) };
+  } catch (error) {
+    if (error instanceof GatewayError && error.code === 'unsupported_content' && typeof body.model === 'string' && body.model !== '') {
+      return { request: undefined, refusal: error };
+    }
+    throw error;
   }
 }
 

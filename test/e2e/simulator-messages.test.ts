@@ -87,3 +87,23 @@ describe('messages errors', () => {
     expect(await unknown.json()).toMatchObject({ type: 'error', error: { type: 'not_found_error' } });
   });
 });
+
+describe('content the gateway cannot translate', () => {
+  it('still reaches a same-format upstream, and is refused clearly where translation is needed', async () => {
+    const body = {
+      max_tokens: 64,
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'hello' }, { type: 'search_result_from_the_future', source: 'x' }] }],
+    };
+    const send = (model: string): Promise<Response> =>
+      fetch(`${gateway.url}/v1/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+        body: JSON.stringify({ model, ...body }),
+      });
+    const passedThrough = await send('sim-claude');
+    expect(passedThrough.status).toBe(200);
+    const translated = await send('sim-gpt');
+    expect(translated.status).toBe(400);
+    expect(await translated.json()).toMatchObject({ type: 'error', error: { type: 'invalid_request_error', message: expect.stringContaining('search_result_from_the_future') } });
+  });
+});

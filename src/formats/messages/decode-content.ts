@@ -39,7 +39,7 @@ function cacheControlOf(value: { type: 'ephemeral'; ttl?: string | undefined } |
 
 function unsupportedBlock(type: string, role: Role, path: readonly PathKey[]): GatewayError {
   const param = messagesParam([...path, 'type']);
-  return new GatewayError('invalid_field', `${param}: content blocks of type '${type}' are not supported in ${role} turns.`, { param });
+  return new GatewayError('unsupported_content', `${param}: content blocks of type '${type}' are not supported in ${role} turns.`, { param });
 }
 
 /**

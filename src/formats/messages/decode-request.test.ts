@@ -313,20 +313,20 @@ describe('Messages decodeRequest: bad input', () => {
     ['unknown role', { ...valid, messages: [{ role: 'tool', content: 'x' }] }, 'invalid_field', 'messages.0.role'],
     ['content missing', { ...valid, messages: [{ role: 'user' }] }, 'missing_field', 'messages.0.content'],
     ['content a number', user(5), 'invalid_field', 'messages.0.content'],
-    ['unknown block type', { ...valid, messages: [{ role: 'user', content: 'a' }, { role: 'assistant', content: [{ type: 'bogus' }] }] }, 'invalid_field', 'messages.1.content.0.type'],
+    ['unknown block type', { ...valid, messages: [{ role: 'user', content: 'a' }, { role: 'assistant', content: [{ type: 'bogus' }] }] }, 'unsupported_content', 'messages.1.content.0.type'],
     ['block type not a string', user([{ type: 7 }]), 'invalid_field', 'messages.0.content.0.type'],
     ['text not a string', user([{ type: 'text', text: 5 }]), 'invalid_field', 'messages.0.content.0.text'],
     ['image source type unknown', user([{ type: 'image', source: { type: 'gopher' } }]), 'invalid_field', 'messages.0.content.0.source.type'],
     ['image data missing', user([{ type: 'image', source: { type: 'base64', media_type: 'image/png' } }]), 'missing_field', 'messages.0.content.0.source.data'],
     ['document source missing', user([{ type: 'document' }]), 'missing_field', 'messages.0.content.0.source'],
-    ['tool_use in a user turn', user([{ type: 'tool_use', id: 't', name: 'f', input: {} }]), 'invalid_field', 'messages.0.content.0.type'],
+    ['tool_use in a user turn', user([{ type: 'tool_use', id: 't', name: 'f', input: {} }]), 'unsupported_content', 'messages.0.content.0.type'],
     ['tool_use input not an object', { ...valid, messages: [{ role: 'user', content: 'a' }, { role: 'assistant', content: [{ type: 'tool_use', id: 't', name: 'f', input: '{}' }] }] }, 'invalid_field', 'messages.1.content.0.input'],
     ['tool_result without tool_use_id', user([{ type: 'tool_result', content: 'x' }]), 'missing_field', 'messages.0.content.0.tool_use_id'],
     ['tool_result with a bad inner block', user([{ type: 'tool_result', tool_use_id: 't', content: [{ type: 'tool_use' }] }]), 'invalid_field', 'messages.0.content.0.content.0.type'],
     ['tool_result is_error not a boolean', user([{ type: 'tool_result', tool_use_id: 't', is_error: 'yes' }]), 'invalid_field', 'messages.0.content.0.is_error'],
     ['thinking without signature', { ...valid, messages: [{ role: 'user', content: 'a' }, { role: 'assistant', content: [{ type: 'thinking', thinking: 'x' }] }] }, 'missing_field', 'messages.1.content.0.signature'],
     ['cache_control of an unknown type', user([{ type: 'text', text: 'x', cache_control: { type: 'forever' } }]), 'invalid_field', 'messages.0.content.0.cache_control.type'],
-    ['image block in a system turn', { ...valid, messages: [{ role: 'system', content: [{ type: 'image', source: { type: 'url', url: 'u' } }] }] }, 'invalid_field', 'messages.0.content.0.type'],
+    ['image block in a system turn', { ...valid, messages: [{ role: 'system', content: [{ type: 'image', source: { type: 'url', url: 'u' } }] }] }, 'unsupported_content', 'messages.0.content.0.type'],
     ['system with a non-text block', { ...valid, system: [{ type: 'image' }] }, 'invalid_field', 'system.0.type'],
     ['system a number', { ...valid, system: 3 }, 'invalid_field', 'system'],
     ['tool without input_schema', { ...valid, tools: [{ name: 'f' }] }, 'missing_field', 'tools.0.input_schema'],
@@ -350,7 +350,7 @@ describe('Messages decodeRequest: bad input', () => {
 
   it('checks count_tokens bodies the same way, without asking for max_tokens', () => {
     expect(rejection({ model: 'm', messages: [{ role: 'user', content: [{ type: 'bogus' }] }] }, decodeMessagesCountTokensRequest)).toMatchObject({
-      code: 'invalid_field',
+      code: 'unsupported_content',
       param: 'messages.0.content.0.type',
     });
   });

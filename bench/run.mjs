@@ -1,0 +1,373 @@
+#!/usr/bin/env node
+// Switchyard benchmarks: gateway overhead, throughput, streaming and memory. See bench/README.md.
+//
+//   bench/run.sh                                   # everything (about 25 min: scenarios + 10 min soak)
+//   SOAK_SECONDS=60 REPS=1 DURATION=5 bench/run.sh # a quick pass (about 7 min)
+//   STAGES=scenarios SCENARIOS="chat_c64 chat_c1" bench/run.sh
+//
+// Pinning: the gateway (and the node proxy) alone on SUT_CPU (1); the load generators, this script
+// and the fake upstream on LOADGEN_CPU (0). Every server binds 127.0.0.1; every process started
+// here is stopped by PID at the end, including on Ctrl-C.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { watchCore } from './lib/cpu-usage.mjs';
+import { killAllNow, machineLoad, rssKb, runPinned, sleep, startPinned, stop, stopAll, waitHttp, watchProcess } from './lib/processes.mjs';
+import { buildBodies, scenarios as scenarioTable, slowStreamCases } from './lib/scenarios.mjs';
+import { summarize } from './lib/summarize.mjs';
+
+const benchDir = path.dirname(fileURLToPath(import.meta.url));
+const repoDir = path.resolve(benchDir, '..');
+const knob = (name, fallback) => (process.env[name] === undefined || process.env[name] === '' ? fallback : process.env[name]);
+const number = (name, fallback) => Number(knob(name, fallback));
+
+const settings = {
+  duration: number('DURATION', 6),
+  warmup: number('WARMUP', 2),
+  reps: number('REPS', 2),
+  concurrency: number('CONCURRENCY', 64),
+  streamConcurrency: number('STREAM_CONCURRENCY', 16),
+  streamChunks: number('STREAM_CHUNKS', 50),
+  chunkDelayMs: number('CHUNK_DELAY_MS', 2),
+  slowStreams: number('SLOW_STREAMS', 1000),
+  slowDelayMs: number('SLOW_DELAY_MS', 200),
+  soakSeconds: number('SOAK_SECONDS', 600),
+  soakPauseSeconds: number('SOAK_PAUSE_SECONDS', 20),
+  loadgenCpu: knob('LOADGEN_CPU', '0'),
+  upstreamCpu: knob('UPSTREAM_CPU', '0'),
+  sutCpu: knob('SUT_CPU', '1'),
+  upstreamPort: number('UPSTREAM_PORT', 18191),
+  gatewayPort: number('GATEWAY_PORT', 18195),
+  nodeProxyPort: number('NODEPROXY_PORT', 18196),
+  targets: knob('TARGETS', 'direct nodeproxy gateway').split(/\s+/).filter(Boolean),
+  scenarioFilter: knob('SCENARIOS', '').split(/\s+/).filter(Boolean),
+  stages: knob('STAGES', 'scenarios slow soak').split(/\s+/).filter(Boolean),
+  auth: knob('BENCH_AUTH', 'key'),
+  gatewayConfig: path.resolve(knob('GATEWAY_CONFIG', path.join(benchDir, 'switchyard-bench.yaml'))),
+  gatewayNodeArgs: knob('GATEWAY_NODE_ARGS', '').split(/\s+/).filter(Boolean),
+  nodeProxy: knob('NODE_PROXY', path.resolve(repoDir, '../shared/bench/node-proxy.js')),
+};
+const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+const outDir = path.resolve(knob('RESULTS_DIR', `/tmp/switchyard-bench/results/${stamp}`));
+for (const folder of ['logs', 'bodies']) fs.mkdirSync(path.join(outDir, folder), { recursive: true });
+
+const log = (message) => {
+  const line = `[${new Date().toTimeString().slice(0, 8)}] ${message}`;
+  process.stderr.write(line + '\n');
+  fs.appendFileSync(path.join(outDir, 'run.log'), line + '\n');
+};
+process.on('SIGINT', () => {
+  log('interrupted');
+  killAllNow();
+  process.exit(130);
+});
+process.on('exit', killAllNow);
+
+// ---------------------------------------------------------------- bodies and headers
+const bodyFiles = {};
+for (const [name, text] of Object.entries(buildBodies(settings.slowDelayMs))) {
+  bodyFiles[name] = path.join(outDir, 'bodies', `${name}.json`);
+  fs.writeFileSync(bodyFiles[name], text);
+}
+const upstreamUrl = `http://127.0.0.1:${settings.upstreamPort}`;
+const targetUrls = { direct: upstreamUrl, nodeproxy: `http://127.0.0.1:${settings.nodeProxyPort}`, gateway: `http://127.0.0.1:${settings.gatewayPort}` };
+
+function writeHeaders(target, format, key) {
+  const file = path.join(outDir, 'bodies', `${target}.${format}.headers`);
+  const secret = key ?? (format === 'messages' ? 'sk-ant-bench-fake' : 'sk-bench-fake');
+  const lines = format === 'messages' ? [`x-api-key: ${secret}`, 'anthropic-version: 2023-06-01'] : [`authorization: Bearer ${secret}`];
+  fs.writeFileSync(file, key === '' ? (format === 'messages' ? 'anthropic-version: 2023-06-01\n' : '') : lines.join('\n') + '\n');
+  return file;
+}
+
+// ---------------------------------------------------------------- servers
+const results = { meta: {}, settings, availability: {}, idle: {}, runs: [], slow: [], soak: null };
+const processes = {};
+
+async function startServers() {
+  const upstream = startPinned('upstream', settings.upstreamCpu, 'node', [path.join(benchDir, 'fake-upstream.mjs')],
+    { UPSTREAM_PORT: String(settings.upstreamPort), STREAM_CHUNKS: String(settings.streamChunks), CHUNK_DELAY_MS: String(settings.chunkDelayMs) },
+    path.join(outDir, 'logs', 'upstream.log'));
+  if (!(await waitHttp(`${upstreamUrl}/health`, 10_000, upstream))) throw new Error('the fake upstream did not start (logs/upstream.log)');
+  processes.direct = upstream;
+
+  if (settings.targets.includes('nodeproxy')) {
+    if (!fs.existsSync(settings.nodeProxy)) {
+      results.availability.nodeproxy = `not available: ${settings.nodeProxy} is missing`;
+    } else {
+      const proxy = startPinned('nodeproxy', settings.sutCpu, 'node', [settings.nodeProxy],
+        { PORT: String(settings.nodeProxyPort), UPSTREAM_URL: upstreamUrl }, path.join(outDir, 'logs', 'nodeproxy.log'));
+      if (await waitHttp(`${targetUrls.nodeproxy}/health`, 10_000, proxy)) processes.nodeproxy = proxy;
+      else results.availability.nodeproxy = 'not available: node-proxy did not start';
+    }
+  }
+
+  if (settings.targets.includes('gateway')) {
+    const databaseUrl = `sqlite:${path.join(outDir, 'ledger.db')}`;
+    const gatewayEnv = { UPSTREAM_OPENAI_BASE_URL: `${upstreamUrl}/v1`, UPSTREAM_ANTHROPIC_BASE_URL: upstreamUrl, DATABASE_URL: databaseUrl };
+    const cli = path.join(repoDir, 'bin', 'switchyard.js');
+    let key = '';
+    if (settings.auth === 'key') {
+      const created = spawnSync('node', [cli, 'keys', 'create', '--name', 'bench', '--json', '--config', settings.gatewayConfig], {
+        env: { ...process.env, ...gatewayEnv }, encoding: 'utf8' });
+      key = JSON.parse(created.stdout.trim().split('\n').pop() ?? '{}').key ?? '';
+      if (!key) throw new Error(`could not create an API key: ${created.stderr || created.stdout}`);
+    }
+    for (const format of ['chat', 'messages', 'responses']) writeHeaders('gateway', format, key);
+    const startedAt = Date.now();
+    const gateway = startPinned('gateway', settings.sutCpu, 'node',
+      [...settings.gatewayNodeArgs, cli, 'serve', '--config', settings.gatewayConfig, '--port', String(settings.gatewayPort)],
+      gatewayEnv, path.join(outDir, 'logs', 'gateway.log'));
+    if (await waitHttp(`${targetUrls.gateway}/health`, 30_000, gateway)) {
+      processes.gateway = gateway;
+      results.idle.gateway_startup_ms = Date.now() - startedAt;
+    } else {
+      results.availability.gateway = `not available: did not start (${fs.readFileSync(path.join(outDir, 'logs', 'gateway.log'), 'utf8').slice(-300)})`;
+    }
+  }
+  for (const target of ['direct', 'nodeproxy']) for (const format of ['chat', 'messages']) writeHeaders(target, format, undefined);
+}
+
+// ---------------------------------------------------------------- availability probes
+const endMarkers = { chat: 'data: [DONE]', messages: 'event: message_stop', responses: 'event: response.completed' };
+const completionMarkers = { chat: '"chat.completion"', messages: '"type":"message"', responses: '"object":"response"' };
+const headerFile = (target, format) => path.join(outDir, 'bodies', `${target}.${format}.headers`);
+
+function headersFrom(file) {
+  const headers = { 'content-type': 'application/json' };
+  for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
+    const match = /^\s*([^:\s]+)\s*:\s*(.*?)\s*$/.exec(line);
+    if (match) headers[match[1]] = match[2];
+  }
+  return headers;
+}
+
+/** 'ok', or why this target cannot serve this request today. */
+async function probe(target, request) {
+  try {
+    const body = fs.readFileSync(bodyFiles[request.body]);
+    const response = await fetch(targetUrls[target] + request.path, {
+      method: 'POST', headers: headersFrom(headerFile(target, request.format)), body, signal: AbortSignal.timeout(15_000) });
+    const text = await response.text();
+    if (response.status === 404 && !text.includes('model')) return `not available (${request.path} answered 404)`;
+    if (response.status !== 200) return `failed: ${response.status} ${text.slice(0, 200)}`;
+    const stream = request.body.includes('stream');
+    const wanted = stream ? endMarkers[request.format] : completionMarkers[request.format];
+    return text.includes(wanted) ? 'ok' : `failed: answer lacks ${wanted}: ${text.slice(0, 200)}`;
+  } catch (error) {
+    return `failed: ${String(error)}`;
+  }
+}
+
+// ---------------------------------------------------------------- one measured run
+let upstreamHits = async () => (await (await fetch(`${upstreamUrl}/stats`)).json()).requests;
+
+async function measure(target, scenario, seconds) {
+  const request = target === 'gateway' ? scenario.gateway : scenario.baseline;
+  const url = targetUrls[target] + request.path;
+  const monitored = processes[target];
+  const watcher = watchProcess(monitored.pid, 200);
+  const core = watchCore(settings.sutCpu);
+  const load = machineLoad();
+  const hitsBefore = await upstreamHits();
+  let output;
+  if (scenario.tool === 'wrk') {
+    output = await runPinned(settings.loadgenCpu, 'wrk',
+      ['-t1', `-c${scenario.connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', path.join(benchDir, 'lib', 'wrk-post.lua'), url],
+      { BENCH_BODY_FILE: bodyFiles[request.body], BENCH_HEADERS_FILE: headerFile(target, request.format) }, (seconds + 30) * 1000);
+  } else {
+    output = await runPinned(settings.loadgenCpu, 'node',
+      [path.join(benchDir, 'stream-load.mjs'), '--url', url, '--body', bodyFiles[request.body], '--headers', headerFile(target, request.format),
+        '--format', request.format, '--concurrency', String(scenario.connections), '--seconds', String(seconds), '--min-events', String(scenario.minEvents ?? 0)],
+      {}, (seconds + 60) * 1000);
+  }
+  const hits = (await upstreamHits()) - hitsBefore;
+  const watched = watcher.stop();
+  const coreBusy = core.stop();
+  return {
+    ...output,
+    upstream_hits: hits,
+    sut_peak_rss_kb: watched.peakKb,
+    sut_cpu_pct: watched.cpuPercent,
+    // Work on the gateway's core that was not the process under test (other users of the machine).
+    sut_core_foreign_pct: coreBusy === null ? null : Number(Math.max(0, coreBusy - (target === 'direct' ? 0 : watched.cpuPercent ?? 0)).toFixed(1)),
+    loadavg: load,
+  };
+}
+
+const errorsOf = (run) => ['err_connect', 'err_read', 'err_write', 'err_status', 'err_timeout', 'err_incomplete', 'err_network']
+  .reduce((sum, field) => sum + (Number(run[field]) || 0), run.failed ? 1 : 0);
+
+function describe(run) {
+  const head = run.ttfb_p50_ms !== undefined
+    ? `streams/s=${run.rps} ttfb p50=${run.ttfb_p50_ms}ms total p50=${run.total_p50_ms}ms`
+    : `rps=${run.rps} p50=${run.lat_p50_us}µs p99=${run.lat_p99_us}µs`;
+  return `${head} errors=${errorsOf(run)} cpu=${run.sut_cpu_pct}% foreign=${run.sut_core_foreign_pct}% rss=${Math.round((run.sut_peak_rss_kb ?? 0) / 1024)}MB hits=${run.upstream_hits}${run.failed ? ' FAILED ' + run.output : ''}${run.first_error ? ' first_error=' + run.first_error : ''}`;
+}
+
+// ---------------------------------------------------------------- stages
+async function runScenarios() {
+  const all = scenarioTable(settings).filter((scenario) =>
+    settings.scenarioFilter.length === 0 || settings.scenarioFilter.some((word) => word === scenario.name || word === scenario.group));
+  const live = settings.targets.filter((target) => processes[target] !== undefined);
+  const runnable = [];
+  for (const scenario of all) {
+    for (const target of live) {
+      const request = target === 'gateway' ? scenario.gateway : scenario.baseline;
+      const key = `${target} ${request.path} ${request.body}`;
+      results.availability[key] ??= await probe(target, request);
+      if (results.availability[key] === 'ok') runnable.push({ scenario, target });
+      else log(`${scenario.name} on ${target}: ${results.availability[key]}`);
+    }
+  }
+  log(`measuring ${runnable.length} scenario×target pairs, ${settings.duration}s each, ${settings.reps} reps, warmup ${settings.warmup}s`);
+  for (const { scenario, target } of runnable) await measure(target, scenario, settings.warmup);
+  for (let rep = 1; rep <= settings.reps; rep++) {
+    for (const target of live) {
+      for (const { scenario } of runnable.filter((pair) => pair.target === target)) {
+        const run = await measure(target, scenario, settings.duration);
+        results.runs.push({ target, scenario: scenario.name, group: scenario.group, title: scenario.title, tool: scenario.tool, connections: scenario.connections, rep, ...run });
+        log(`rep${rep} ${target} ${scenario.name}: ${describe(run)}`);
+        await sleep(300);
+      }
+    }
+  }
+}
+
+async function runSlowStreams() {
+  const fast = { passthrough: 'chat_stream', translated_messages: 'messages_stream', translated_chat_to_anthropic: 'chat_to_anthropic_stream' };
+  const scenariosByName = Object.fromEntries(scenarioTable(settings).map((scenario) => [scenario.name, scenario]));
+  const cases = [];
+  if (processes.nodeproxy) cases.push({ target: 'nodeproxy', ...slowStreamCases()[0] });
+  if (processes.gateway) for (const slowCase of slowStreamCases()) cases.push({ target: 'gateway', ...slowCase });
+  for (const slowCase of cases) {
+    const twin = scenariosByName[fast[slowCase.name]];
+    const availabilityKey = `${slowCase.target} ${slowCase.request.path} ${(slowCase.target === 'gateway' ? twin.gateway : twin.baseline).body}`;
+    results.availability[availabilityKey] ??= await probe(slowCase.target, slowCase.target === 'gateway' ? twin.gateway : twin.baseline);
+    if (results.availability[availabilityKey] !== 'ok') {
+      results.slow.push({ target: slowCase.target, name: slowCase.name, title: slowCase.title, status: results.availability[availabilityKey] });
+      log(`slow streams ${slowCase.target} ${slowCase.name}: ${results.availability[availabilityKey]}`);
+      continue;
+    }
+    await sleep(3000);
+    const pid = processes[slowCase.target].pid;
+    const before = rssKb(pid);
+    const watcher = watchProcess(pid, 250);
+    const core = watchCore(settings.sutCpu);
+    const output = await runPinned(settings.loadgenCpu, 'node',
+      [path.join(benchDir, 'stream-load.mjs'), '--url', targetUrls[slowCase.target] + slowCase.request.path, '--body', bodyFiles[slowCase.request.body],
+        '--headers', headerFile(slowCase.target, slowCase.request.format), '--format', slowCase.request.format,
+        '--once', String(settings.slowStreams), '--min-events', String(settings.streamChunks - 5), '--timeout-s', '300'],
+      {}, 400_000);
+    const watched = watcher.stop();
+    await sleep(2000);
+    const entry = {
+      target: slowCase.target, name: slowCase.name, title: slowCase.title, status: 'ok', streams_requested: settings.slowStreams,
+      rss_before_kb: before, rss_peak_kb: watched.peakKb, rss_after_kb: rssKb(pid), sut_cpu_pct: watched.cpuPercent,
+      sut_core_foreign_pct: ((busy) => (busy === null ? null : Math.max(0, Number((busy - (watched.cpuPercent ?? 0)).toFixed(1)))))(core.stop()),
+      ...output,
+    };
+    results.slow.push(entry);
+    log(`slow streams ${slowCase.target} ${slowCase.name}: ${entry.streams}/${settings.slowStreams} complete, rss ${Math.round(before / 1024)} → peak ${Math.round(watched.peakKb / 1024)} MB, ttfb max ${entry.ttfb_max_ms} ms, total max ${entry.total_max_ms} ms${entry.first_error ? ', first error ' + entry.first_error : ''}`);
+  }
+}
+
+/** Median RSS of `count` samples one second apart. */
+async function steadyRss(pid, count = 5) {
+  const samples = [];
+  for (let index = 0; index < count; index++) {
+    samples.push(rssKb(pid));
+    await sleep(1000);
+  }
+  return samples.sort((a, b) => a - b)[Math.floor(count / 2)];
+}
+
+async function runSoak() {
+  if (!processes.gateway) return;
+  const all = scenarioTable(settings);
+  const pick = (...names) => names.map((name) => all.find((scenario) => scenario.name === name))
+    .find((scenario) => scenario && results.availability[`gateway ${scenario.gateway.path} ${scenario.gateway.body}`] === 'ok');
+  for (const scenario of all) {
+    const key = `gateway ${scenario.gateway.path} ${scenario.gateway.body}`;
+    results.availability[key] ??= await probe('gateway', scenario.gateway);
+  }
+  // The mix: small passthrough calls, translated calls, translated streams and 500 KB bodies at once.
+  const mix = [
+    { scenario: pick(`chat_c${settings.concurrency}`), connections: 32 },
+    { scenario: pick(`messages_c${settings.concurrency}`, `chat_to_anthropic_c${settings.concurrency}`), connections: 16 },
+    { scenario: pick('messages_stream', 'responses_stream', 'chat_to_anthropic_stream'), connections: 16 },
+    { scenario: pick('big_messages_c8', 'big_chat_to_anthropic_c8', 'big_chat_c8'), connections: 2 },
+  ].filter((part) => part.scenario !== undefined);
+  const pid = processes.gateway.pid;
+  log(`soak: ${settings.soakSeconds}s of ${mix.map((part) => `${part.scenario.name}×${part.connections}`).join(' + ')}; pause ${settings.soakPauseSeconds}s before and after`);
+  await sleep(settings.soakPauseSeconds * 1000);
+  const idleBefore = await steadyRss(pid);
+  const watcher = watchProcess(pid, 1000);
+  const slices = [];
+  const sliceSeconds = Math.min(60, settings.soakSeconds);
+  for (let elapsed = 0; elapsed < settings.soakSeconds; elapsed += sliceSeconds) {
+    const seconds = Math.min(sliceSeconds, settings.soakSeconds - elapsed);
+    const core = watchCore(settings.sutCpu);
+    const outputs = await Promise.all(mix.map((part) => measureSoakPart(part.scenario, part.connections, seconds)));
+    const slice = { at_s: elapsed, seconds, rss_kb: rssKb(pid), sut_core_busy_pct: core.stop(), parts: outputs.map((output, index) => ({ scenario: mix[index].scenario.name, rps: output.rps, errors: errorsOf(output), first_error: output.first_error ?? null })) };
+    slices.push(slice);
+    log(`soak ${elapsed + seconds}s: rss ${Math.round(slice.rss_kb / 1024)} MB, ${slice.parts.map((part) => `${part.scenario} ${part.rps}/s err ${part.errors}`).join(', ')}`);
+  }
+  const watched = watcher.stop();
+  await sleep(settings.soakPauseSeconds * 1000);
+  const idleAfter = await steadyRss(pid);
+  results.soak = {
+    seconds: settings.soakSeconds, pause_s: settings.soakPauseSeconds, mix: mix.map((part) => ({ scenario: part.scenario.name, connections: part.connections })),
+    idle_before_kb: idleBefore, peak_kb: watched.peakKb, idle_after_kb: idleAfter,
+    returned_within_10pct: idleAfter <= idleBefore * 1.1, growth_pct: Number((((idleAfter - idleBefore) / idleBefore) * 100).toFixed(1)),
+    rss_series_kb: watched.samples.map((sample) => [Math.round(sample.t / 1000), sample.kb]), slices,
+  };
+  log(`soak: idle before ${Math.round(idleBefore / 1024)} MB, peak ${Math.round(watched.peakKb / 1024)} MB, idle after ${Math.round(idleAfter / 1024)} MB (${results.soak.growth_pct}%)`);
+}
+
+function measureSoakPart(scenario, connections, seconds) {
+  const request = scenario.gateway;
+  const url = targetUrls.gateway + request.path;
+  if (scenario.tool === 'wrk') {
+    return runPinned(settings.loadgenCpu, 'wrk', ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', path.join(benchDir, 'lib', 'wrk-post.lua'), url],
+      { BENCH_BODY_FILE: bodyFiles[request.body], BENCH_HEADERS_FILE: headerFile('gateway', request.format) }, (seconds + 30) * 1000);
+  }
+  return runPinned(settings.loadgenCpu, 'node', [path.join(benchDir, 'stream-load.mjs'), '--url', url, '--body', bodyFiles[request.body],
+    '--headers', headerFile('gateway', request.format), '--format', request.format, '--concurrency', String(connections), '--seconds', String(seconds),
+    '--min-events', String(scenario.minEvents ?? 0)], {}, (seconds + 60) * 1000);
+}
+
+// ---------------------------------------------------------------- main
+try {
+  const gitHead = spawnSync('git', ['-C', repoDir, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout.trim();
+  const gitDirty = spawnSync('git', ['-C', repoDir, 'status', '--porcelain', 'src'], { encoding: 'utf8' }).stdout.trim() !== '';
+  results.meta = {
+    date: new Date().toISOString(), node: process.version, cpus: (await import('node:os')).cpus().length,
+    cpu_model: (await import('node:os')).cpus()[0]?.model, commit: gitHead + (gitDirty ? ' (+ uncommitted changes in src/)' : ''),
+    dist_built: fs.statSync(path.join(repoDir, 'dist', 'cli', 'main.js')).mtime.toISOString(),
+    wrk: spawnSync('wrk', ['-v'], { encoding: 'utf8' }).stdout.split('\n')[0], loadavg_start: machineLoad(),
+    pinning: `gateway and node proxy on cpu ${settings.sutCpu}; load generators, fake upstream and this script on cpu ${settings.loadgenCpu}`,
+  };
+  log(`results → ${outDir}`);
+  log(`machine load at start: ${results.meta.loadavg_start}`);
+  await startServers();
+  log(`servers up: ${Object.keys(processes).join(', ')}${results.availability.gateway ? ' — gateway ' + results.availability.gateway : ''}`);
+  await sleep(2000);
+  for (const target of Object.keys(processes)) results.idle[`${target}_fresh_kb`] = rssKb(processes[target].pid);
+  if (settings.stages.includes('scenarios')) await runScenarios();
+  if (settings.stages.includes('slow')) await runSlowStreams();
+  if (settings.stages.includes('soak')) await runSoak();
+  results.meta.loadavg_end = machineLoad();
+} catch (error) {
+  log(`aborted: ${error instanceof Error ? error.stack : String(error)}`);
+  results.aborted = String(error);
+} finally {
+  if (processes.gateway) await stop(processes.gateway, 15_000);
+  await stopAll();
+  fs.writeFileSync(path.join(outDir, 'results.json'), JSON.stringify(results, null, 1));
+  const summary = summarize(results);
+  fs.writeFileSync(path.join(outDir, 'summary.md'), summary);
+  process.stdout.write(summary + '\n');
+  log(`done: ${path.join(outDir, 'summary.md')}`);
+}
