@@ -161,7 +161,7 @@ async function probe(target, request) {
 }
 
 // ---------------------------------------------------------------- one measured run
-let upstreamHits = async () => (await (await fetch(`${upstreamUrl}/stats`)).json()).requests;
+const upstreamHits = async () => (await (await fetch(`${upstreamUrl}/stats`)).json()).requests;
 
 async function measure(target, scenario, seconds) {
   const request = target === 'gateway' ? scenario.gateway : scenario.baseline;

@@ -1,7 +1,7 @@
 import { GatewayError } from '../../errors/gateway-error.js';
 import type { ContentPart, IrMessage, ReasoningPart, ToolResultPart } from '../../ir/index.js';
 import { joinNamespacedName } from '../../wire/responses/namespaced-tool.js';
-import { blobFromEncryptedContent } from '../../wire/responses/reasoning-blob.js';
+import { blobFromClientValue } from '../../ir/client-blob.js';
 import { decodeContent, type DecodedPart } from './decode-content.js';
 import { parseOrThrow } from './parse-or-throw.js';
 import {
@@ -119,7 +119,7 @@ function decodeReasoning(item: {
   const summary = (item.summary ?? []).map((part) => part.text);
   // Raw reasoning text (`content`) stands in when there is no summary (open-weight models).
   const text = summary.length > 0 ? summary.join('\n\n') : (item.content ?? []).map((part) => part.text).join('');
-  const decodedBlob = item.encrypted_content ? blobFromEncryptedContent(item.encrypted_content) : undefined;
+  const decodedBlob = item.encrypted_content ? blobFromClientValue(item.encrypted_content, 'openai') : undefined;
   return {
     type: 'reasoning',
     text,

@@ -1,6 +1,6 @@
 import type { IrTool, OutputPart, ProviderBlob } from '../../ir/index.js';
 import { splitToolName } from '../../wire/responses/namespaced-tool.js';
-import { encryptedContentFromBlob } from '../../wire/responses/reasoning-blob.js';
+import { clientBlobValue } from '../../ir/client-blob.js';
 import type {
   ResponsesCustomToolCallItem,
   ResponsesFunctionCallItem,
@@ -26,7 +26,7 @@ export function reasoningItem(id: string, text: string, blob: ProviderBlob | und
     type: 'reasoning',
     id,
     summary: text === '' ? [] : [{ type: 'summary_text', text }],
-    ...(blob === undefined ? {} : { encrypted_content: encryptedContentFromBlob(blob, redacted) }),
+    ...(blob === undefined ? {} : { encrypted_content: clientBlobValue(blob, 'openai', redacted) }),
   };
 }
 

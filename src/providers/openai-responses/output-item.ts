@@ -1,7 +1,7 @@
 import type { OutputPart } from '../../ir/index.js';
 import { isRecord, readString } from '../../wire/chat/json-value.js';
 import { joinNamespacedName } from '../../wire/responses/namespaced-tool.js';
-import { blobFromEncryptedContent } from '../../wire/responses/reasoning-blob.js';
+import { blobFromClientValue } from '../../ir/client-blob.js';
 
 /** What an upstream output item means in IR terms; hosted tool items (web search, images, …) have no IR form. */
 export type ReadItem =
@@ -70,7 +70,7 @@ export function reasoningText(item: Record<string, unknown>): string {
 
 function readReasoning(item: Record<string, unknown>): Extract<OutputPart, { type: 'reasoning' }> {
   const encrypted = readString(item, 'encrypted_content');
-  const decoded = encrypted ? blobFromEncryptedContent(encrypted) : undefined;
+  const decoded = encrypted ? blobFromClientValue(encrypted, 'openai') : undefined;
   const itemId = readString(item, 'id');
   return {
     type: 'reasoning',

@@ -1,7 +1,7 @@
 import { GatewayError } from '../../errors/gateway-error.js';
 import { zeroUsage, type BlockKind, type IrStreamEvent, type ProviderBlob } from '../../ir/index.js';
 import { isRecord, parseJson, readRecord, readString } from '../../wire/chat/json-value.js';
-import { blobFromEncryptedContent } from '../../wire/responses/reasoning-blob.js';
+import { blobFromClientValue } from '../../ir/client-blob.js';
 import { gatewayErrorFromResponses, parseResponsesError } from '../../wire/responses/responses-error.js';
 import { finishFromResponses } from '../../wire/responses/responses-status.js';
 import { usageFromResponsesUsage } from '../../wire/responses/responses-usage.js';
@@ -110,7 +110,7 @@ export function createResponsesStreamDecoder(): StreamDecoder {
       close(events, state);
     } else if (read.kind === 'reasoning') {
       const encrypted = readString(item, 'encrypted_content');
-      const blob = encrypted ? blobFromEncryptedContent(encrypted).blob : undefined;
+      const blob = encrypted ? blobFromClientValue(encrypted, 'openai').blob : undefined;
       // Encrypted-only reasoning still needs its block: the blob is what must round-trip.
       if (state.block === undefined && blob !== undefined) open(events, state, { kind: 'reasoning', ...(state.itemId ? { itemId: state.itemId } : {}) });
       settle(events, state, reasoningText(item));
