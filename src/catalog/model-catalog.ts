@@ -61,6 +61,7 @@ function buildModel(model: ModelConfig, config: GatewayConfig, simulatorUrl: str
       model: route.model,
       ...(provider.api_key ? { apiKey: provider.api_key } : {}),
       ...(provider.headers ? { headers: provider.headers } : {}),
+      ...(provider.responses ? { servesResponses: true } : {}),
     };
     return [{ target, timeoutMs: route.timeout_ms ?? provider.timeout_ms }];
   });

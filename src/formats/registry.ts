@@ -1,9 +1,11 @@
 import { chatFormat } from './chat/index.js';
 import type { ClientFormat, FormatName } from './client-format.js';
 import { messagesFormat } from './messages/index.js';
+import { responsesFormat } from './responses/index.js';
 
 /** Every client wire format the gateway serves. Adding one is one folder and one line here. */
 export const clientFormats: Partial<Record<FormatName, ClientFormat>> = {
   chat: chatFormat,
   messages: messagesFormat,
+  responses: responsesFormat,
 };

@@ -16,6 +16,8 @@ export interface UpstreamTarget {
   readonly model: string;
   /** Extra headers the operator configured for this provider. */
   readonly headers?: Readonly<Record<string, string>>;
+  /** An OpenAI-compatible server that also serves the Responses API, so Responses clients pass through. */
+  readonly servesResponses?: boolean;
 }
 
 /** Client headers a provider may forward (Anthropic `anthropic-beta`, `anthropic-version`). */

@@ -2,7 +2,7 @@ import { GatewayError, toGatewayError } from '../errors/gateway-error.js';
 import { decodeMessagesCountTokensRequest, messagesFormat } from '../formats/messages/index.js';
 import { assertEndpointAllowed } from '../keys/key-scope.js';
 import { replaceTopLevelString } from '../passthrough/rewrite-body.js';
-import { providerAdapters } from '../providers/registry.js';
+import { adapterFor } from '../providers/registry.js';
 import type { CatalogRoute } from '../catalog/model-catalog.js';
 import { countInputTokens } from '../tokens/count-input-tokens.js';
 import { flattenHeaders, readBodyText, sendUpstream } from '../upstream/upstream-client.js';
@@ -49,7 +49,7 @@ async function countUpstream(
   signal: AbortSignal,
   timeoutMs: number,
 ): Promise<number> {
-  const adapter = providerAdapters.anthropic;
+  const adapter = adapterFor(route.target);
   const body = replaceTopLevelString(rawBody, 'model', route.target.model) ?? rawBody;
   const response = await sendUpstream({
     url: `${route.target.baseUrl}/v1/messages/count_tokens`,

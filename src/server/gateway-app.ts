@@ -18,6 +18,7 @@ type GatewayEnvironment = { Bindings: HttpBindings; Variables: { requestId: stri
 const textEndpoints: readonly { path: string; family: EndpointFamily; format: FormatName }[] = [
   { path: '/chat/completions', family: 'chat', format: 'chat' },
   { path: '/messages', family: 'messages', format: 'messages' },
+  { path: '/responses', family: 'responses', format: 'responses' },
 ];
 
 /** The HTTP surface of the gateway (interface.md §1). */

@@ -8,7 +8,7 @@ import type { EndpointFamily } from '../keys/endpoint-family.js';
 import { costNanoUsd } from '../metering/price.js';
 import { estimateUsage } from '../metering/estimate-usage.js';
 import { passthroughCall } from '../passthrough/passthrough-call.js';
-import { providerAdapters } from '../providers/registry.js';
+import { adapterFor } from '../providers/registry.js';
 import type { CatalogModel, CatalogRoute } from '../catalog/model-catalog.js';
 import type { AttemptContext } from '../routing/attempt-context.js';
 import type { CallCompletion, CallOutcome } from '../routing/call-outcome.js';
@@ -51,7 +51,7 @@ export async function handleTextRequest(
       { attemptsPerRoute: services.config.routing.attempts_per_route, backoffMs: services.config.routing.backoff_ms },
       clientSignal,
       (route) => {
-        const adapter = providerAdapters[route.target.kind];
+        const adapter = adapterFor(route.target);
         if (request === undefined && !adapter.nativeFormats.includes(format.name)) throw refusal;
         const attempt: AttemptContext = {
           format,

@@ -1,0 +1,56 @@
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultConfig } from '../../src/config/default-config.js';
+import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
+
+let gateway: TestGateway;
+let client: OpenAI;
+
+beforeAll(async () => {
+  gateway = await startTestGateway(defaultConfig({}));
+  client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: 'unused-open-access', maxRetries: 0 });
+});
+afterAll(async () => {
+  await gateway.close();
+});
+
+const shellTool = {
+  type: 'function' as const,
+  name: 'shell',
+  description: 'Run a command',
+  parameters: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'], additionalProperties: false },
+  strict: false,
+};
+
+describe.each(['sim-gpt', 'sim-claude', 'sim-gemini'])('Responses clients against the simulator as %s', (model) => {
+  it('answers with output_text and usage', async () => {
+    const response = await client.responses.create({ model, input: 'hello there', store: false });
+    expect(response.object).toBe('response');
+    expect(response.status).toBe('completed');
+    expect(response.output_text).toContain('hello there');
+    expect(response.usage?.input_tokens).toBeGreaterThan(0);
+    expect(response.usage?.output_tokens).toBeGreaterThan(0);
+  });
+
+  it('streams a function call round trip with the stream helper', async () => {
+    const first = await client.responses.stream({ model, input: 'run it [tool:shell]', tools: [shellTool], store: false }).finalResponse();
+    const call = first.output.find((item) => item.type === 'function_call');
+    expect(call).toMatchObject({ type: 'function_call', name: 'shell' });
+    if (call?.type !== 'function_call') throw new Error('no function call');
+    expect(JSON.parse(call.arguments)).toEqual({ command: 'echo sim-tool-ran' });
+    const second = await client.responses
+      .stream({
+        model,
+        store: false,
+        tools: [shellTool],
+        input: [
+          { role: 'user', content: 'run it [tool:shell]' },
+          ...first.output.filter((item) => item.type !== 'message'),
+          { type: 'function_call_output', call_id: call.call_id, output: 'sim-tool-ran\n' },
+        ] as OpenAI.Responses.ResponseInput,
+      })
+      .finalResponse();
+    expect(second.output_text).toContain('sim-tool-ran');
+    expect(second.usage?.total_tokens).toBeGreaterThan(0);
+  });
+});
