@@ -46,6 +46,8 @@ const settings = {
   auth: knob('BENCH_AUTH', 'key'),
   gatewayConfig: path.resolve(knob('GATEWAY_CONFIG', path.join(benchDir, 'switchyard-bench.yaml'))),
   gatewayNodeArgs: knob('GATEWAY_NODE_ARGS', '').split(/\s+/).filter(Boolean),
+  // Another build of the gateway (e.g. a patched copy, to measure a suggested change) — same CLI.
+  gatewayCli: path.resolve(knob('GATEWAY_CLI', path.join(repoDir, 'bin', 'switchyard.js'))),
   nodeProxy: knob('NODE_PROXY', path.resolve(repoDir, '../shared/bench/node-proxy.js')),
 };
 const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
@@ -106,7 +108,7 @@ async function startServers() {
   if (settings.targets.includes('gateway')) {
     const databaseUrl = `sqlite:${path.join(outDir, 'ledger.db')}`;
     const gatewayEnv = { UPSTREAM_OPENAI_BASE_URL: `${upstreamUrl}/v1`, UPSTREAM_ANTHROPIC_BASE_URL: upstreamUrl, DATABASE_URL: databaseUrl };
-    const cli = path.join(repoDir, 'bin', 'switchyard.js');
+    const cli = settings.gatewayCli;
     let key = '';
     if (settings.auth === 'key') {
       const created = spawnSync('node', [cli, 'keys', 'create', '--name', 'bench', '--json', '--config', settings.gatewayConfig], {

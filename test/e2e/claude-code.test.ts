@@ -1,13 +1,11 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentClients } from '../support/agent-clients.js';
+import { runWithoutInput } from '../support/run-command.js';
 import { startTestGateway, waitForLedgerEntry, type TestGateway } from '../support/gateway-harness.js';
 
-const run = promisify(execFile);
 
 /**
  * Claude Code from npm, pointed at the gateway, completes a Bash tool round trip through
@@ -47,7 +45,7 @@ interface ClaudeResult {
 
 async function claudeCode(model: string, prompt: string): Promise<ClaudeResult> {
   const home = mkdtempSync(path.join(scratch, 'home-'));
-  const { stdout } = await run(claude, ['-p', prompt, '--allowedTools', 'Bash', '--output-format', 'json'], {
+  const { stdout } = await runWithoutInput(claude, ['-p', prompt, '--allowedTools', 'Bash', '--output-format', 'json'], {
     cwd: scratch,
     timeout: 120_000,
     env: {
