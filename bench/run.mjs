@@ -12,8 +12,9 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { watchCore } from './lib/cpu-usage.mjs';
-import { killAllNow, machineLoad, rssKb, runPinned, sleep, startPinned, stop, stopAll, waitHttp, watchProcess } from './lib/processes.mjs';
+import os from 'node:os';
+import { watchCpus } from './lib/cpu-usage.mjs';
+import { cpuSeconds, killAllNow, machineLoad, rssKb, runPinned, sleep, startPinned, stop, stopAll, waitHttp, watchProcess } from './lib/processes.mjs';
 import { buildBodies, scenarios as scenarioTable, slowStreamCases } from './lib/scenarios.mjs';
 import { summarize } from './lib/summarize.mjs';
 
@@ -86,6 +87,27 @@ function writeHeaders(target, format, key) {
 // ---------------------------------------------------------------- servers
 const results = { meta: {}, settings, availability: {}, idle: {}, runs: [], slow: [], soak: null };
 const processes = {};
+
+/**
+ * CPU taken on the whole machine during a measurement by processes that are not ours (servers,
+ * load generators, this script), in percent of one core: above ~10 % the figure was taken on a
+ * busy machine. Load generators report their own CPU time (runPinned's loadgen_cpu_s).
+ */
+function watchForeignCpu() {
+  const machine = watchCpus(os.cpus().map((_cpu, index) => index));
+  const pids = Object.values(processes).map((entry) => entry.pid);
+  const serversAtStart = pids.reduce((sum, pid) => sum + (cpuSeconds(pid) ?? 0), 0);
+  const selfAtStart = process.cpuUsage();
+  return {
+    stop(loadgenSeconds) {
+      const used = machine.stop();
+      const servers = pids.reduce((sum, pid) => sum + (cpuSeconds(pid) ?? 0), 0) - serversAtStart;
+      const self = process.cpuUsage(selfAtStart);
+      const ours = servers + (self.user + self.system) / 1e6 + (loadgenSeconds ?? 0);
+      return used.seconds > 0 ? Number(Math.max(0, ((used.busySeconds - ours) / used.seconds) * 100).toFixed(1)) : null;
+    },
+  };
+}
 
 async function startServers() {
   const upstream = startPinned('upstream', settings.upstreamCpu, 'node', [path.join(benchDir, 'fake-upstream.mjs')],
@@ -170,7 +192,7 @@ async function measure(target, scenario, seconds) {
   const url = targetUrls[target] + request.path;
   const monitored = processes[target];
   const watcher = watchProcess(monitored.pid, 200);
-  const core = watchCore(settings.sutCpu);
+  const foreign = watchForeignCpu();
   const load = machineLoad();
   const hitsBefore = await upstreamHits();
   let output;
@@ -186,14 +208,13 @@ async function measure(target, scenario, seconds) {
   }
   const hits = (await upstreamHits()) - hitsBefore;
   const watched = watcher.stop();
-  const coreBusy = core.stop();
+  const foreignPercent = foreign.stop(output.loadgen_cpu_s);
   return {
     ...output,
     upstream_hits: hits,
     sut_peak_rss_kb: watched.peakKb,
     sut_cpu_pct: watched.cpuPercent,
-    // Work on the gateway's core that was not the process under test (other users of the machine).
-    sut_core_foreign_pct: coreBusy === null ? null : Number(Math.max(0, coreBusy - (target === 'direct' ? 0 : watched.cpuPercent ?? 0)).toFixed(1)),
+    foreign_cpu_pct: foreignPercent,
     loadavg: load,
   };
 }
@@ -205,7 +226,7 @@ function describe(run) {
   const head = run.ttfb_p50_ms !== undefined
     ? `streams/s=${run.rps} ttfb p50=${run.ttfb_p50_ms}ms total p50=${run.total_p50_ms}ms`
     : `rps=${run.rps} p50=${run.lat_p50_us}µs p99=${run.lat_p99_us}µs`;
-  return `${head} errors=${errorsOf(run)} cpu=${run.sut_cpu_pct}% foreign=${run.sut_core_foreign_pct}% rss=${Math.round((run.sut_peak_rss_kb ?? 0) / 1024)}MB hits=${run.upstream_hits}${run.failed ? ' FAILED ' + run.output : ''}${run.first_error ? ' first_error=' + run.first_error : ''}`;
+  return `${head} errors=${errorsOf(run)} cpu=${run.sut_cpu_pct}% foreign=${run.foreign_cpu_pct}% rss=${Math.round((run.sut_peak_rss_kb ?? 0) / 1024)}MB hits=${run.upstream_hits}${run.failed ? ' FAILED ' + run.output : ''}${run.first_error ? ' first_error=' + run.first_error : ''}`;
 }
 
 // ---------------------------------------------------------------- stages
@@ -256,7 +277,7 @@ async function runSlowStreams() {
     const pid = processes[slowCase.target].pid;
     const before = rssKb(pid);
     const watcher = watchProcess(pid, 250);
-    const core = watchCore(settings.sutCpu);
+    const foreign = watchForeignCpu();
     const output = await runPinned(settings.loadgenCpu, 'node',
       [path.join(benchDir, 'stream-load.mjs'), '--url', targetUrls[slowCase.target] + slowCase.request.path, '--body', bodyFiles[slowCase.request.body],
         '--headers', headerFile(slowCase.target, slowCase.request.format), '--format', slowCase.request.format,
@@ -267,7 +288,7 @@ async function runSlowStreams() {
     const entry = {
       target: slowCase.target, name: slowCase.name, title: slowCase.title, status: 'ok', streams_requested: settings.slowStreams,
       rss_before_kb: before, rss_peak_kb: watched.peakKb, rss_after_kb: rssKb(pid), sut_cpu_pct: watched.cpuPercent,
-      sut_core_foreign_pct: ((busy) => (busy === null ? null : Math.max(0, Number((busy - (watched.cpuPercent ?? 0)).toFixed(1)))))(core.stop()),
+      foreign_cpu_pct: foreign.stop(output.loadgen_cpu_s),
       ...output,
     };
     results.slow.push(entry);
@@ -310,11 +331,12 @@ async function runSoak() {
   const sliceSeconds = Math.min(60, settings.soakSeconds);
   for (let elapsed = 0; elapsed < settings.soakSeconds; elapsed += sliceSeconds) {
     const seconds = Math.min(sliceSeconds, settings.soakSeconds - elapsed);
-    const core = watchCore(settings.sutCpu);
+    const foreign = watchForeignCpu();
     const outputs = await Promise.all(mix.map((part) => measureSoakPart(part.scenario, part.connections, seconds)));
-    const slice = { at_s: elapsed, seconds, rss_kb: rssKb(pid), sut_core_busy_pct: core.stop(), parts: outputs.map((output, index) => ({ scenario: mix[index].scenario.name, rps: output.rps, errors: errorsOf(output), first_error: output.first_error ?? null })) };
+    const foreignPercent = foreign.stop(outputs.reduce((sum, output) => sum + (output.loadgen_cpu_s ?? 0), 0));
+    const slice = { at_s: elapsed, seconds, rss_kb: rssKb(pid), foreign_cpu_pct: foreignPercent, parts: outputs.map((output, index) => ({ scenario: mix[index].scenario.name, rps: output.rps, errors: errorsOf(output), first_error: output.first_error ?? null })) };
     slices.push(slice);
-    log(`soak ${elapsed + seconds}s: rss ${Math.round(slice.rss_kb / 1024)} MB, ${slice.parts.map((part) => `${part.scenario} ${part.rps}/s err ${part.errors}`).join(', ')}`);
+    log(`soak ${elapsed + seconds}s: rss ${Math.round(slice.rss_kb / 1024)} MB, foreign ${foreignPercent}%, ${slice.parts.map((part) => `${part.scenario} ${part.rps}/s err ${part.errors}`).join(', ')}`);
   }
   const watched = watcher.stop();
   await sleep(settings.soakPauseSeconds * 1000);

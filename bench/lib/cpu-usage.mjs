@@ -1,24 +1,37 @@
-// Whole-core CPU use from /proc/stat, so every figure can say how busy the gateway's core was with
-// work that was not ours (other engineers' test suites on a shared 2-core machine).
+// Machine-wide CPU use from /proc/stat, so every figure can say how much CPU was taken during it by
+// processes that are not part of the benchmark (other engineers' test suites on a shared machine).
 import fs from 'node:fs';
 
-/** Busy and total jiffies of one CPU. */
-function readCpu(cpu) {
-  const line = fs.readFileSync('/proc/stat', 'utf8').split('\n').find((text) => text.startsWith(`cpu${cpu} `));
-  if (line === undefined) return undefined;
-  const [user, nice, system, idle, iowait, irq, softirq, steal] = line.trim().split(/\s+/).slice(1).map(Number);
-  const busy = user + nice + system + irq + softirq + steal;
-  return { busy, total: busy + idle + iowait };
+const ticksPerSecond = 100; // USER_HZ on Linux
+
+/** Busy and total jiffies of the given CPUs together. */
+function readCpus(cpus) {
+  let busy = 0;
+  let total = 0;
+  for (const line of fs.readFileSync('/proc/stat', 'utf8').split('\n')) {
+    const match = /^cpu(\d+) (.*)$/.exec(line);
+    if (!match || !cpus.includes(Number(match[1]))) continue;
+    const [user, nice, system, idle, iowait, irq, softirq, steal] = match[2].trim().split(/\s+/).map(Number);
+    const lineBusy = user + nice + system + irq + softirq + steal;
+    busy += lineBusy;
+    total += lineBusy + idle + iowait;
+  }
+  return { busy, total };
 }
 
-/** Starts measuring; stop() returns the core's busy share in percent (100 = the whole core). */
-export function watchCore(cpu) {
-  const first = readCpu(cpu);
+/**
+ * Starts measuring the given CPUs; stop() returns their busy CPU-seconds, the wall time, and the
+ * busy share in percent of one core.
+ */
+export function watchCpus(cpus) {
+  const first = readCpus(cpus);
+  const startedAt = Date.now();
   return {
     stop() {
-      const last = readCpu(cpu);
-      if (first === undefined || last === undefined || last.total === first.total) return null;
-      return Number((((last.busy - first.busy) / (last.total - first.total)) * 100).toFixed(1));
+      const last = readCpus(cpus);
+      const seconds = (Date.now() - startedAt) / 1000;
+      const busySeconds = (last.busy - first.busy) / ticksPerSecond;
+      return { busySeconds, seconds, busyPercent: seconds > 0 ? Number(((busySeconds / seconds) * 100).toFixed(1)) : null };
     },
   };
 }

@@ -138,7 +138,9 @@ export function watchProcess(pid, intervalMs = 250) {
  */
 export function runPinned(cpu, command, args, env = {}, timeoutMs = 600_000) {
   return new Promise((resolve) => {
-    const child = spawn('taskset', ['-c', String(cpu), command, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    // A bash parent reports the command's CPU time afterwards: its cutime/cstime include the waited-for child.
+    const script = '"$@"; read -r stat < /proc/$$/stat; echo "BENCHCHILDSTAT ${stat##*) }"';
+    const child = spawn('taskset', ['-c', String(cpu), 'bash', '-c', script, 'bash', command, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (piece) => (output += piece));
     child.stderr.on('data', (piece) => (output += piece));
@@ -146,8 +148,12 @@ export function runPinned(cpu, command, args, env = {}, timeoutMs = 600_000) {
     child.on('close', () => {
       clearTimeout(timer);
       const line = output.split('\n').find((text) => text.startsWith('BENCHJSON '));
-      if (line === undefined) resolve({ failed: true, output: output.slice(-500) });
-      else resolve(JSON.parse(line.slice('BENCHJSON '.length)));
+      const stat = output.split('\n').find((text) => text.startsWith('BENCHCHILDSTAT '));
+      // After "pid (comm) ": fields from state on; cutime and cstime are the 14th and 15th of those.
+      const fields = stat?.slice('BENCHCHILDSTAT '.length).split(' ') ?? [];
+      const loadgenCpuSeconds = fields.length > 14 ? (Number(fields[13]) + Number(fields[14])) / 100 : null;
+      if (line === undefined) resolve({ failed: true, output: output.slice(-500), loadgen_cpu_s: loadgenCpuSeconds });
+      else resolve({ ...JSON.parse(line.slice('BENCHJSON '.length)), loadgen_cpu_s: loadgenCpuSeconds });
     });
   });
 }

@@ -26,7 +26,7 @@ function aggregate(runs, scenario, target) {
     reps: list.length, rpsList: list.map((run) => run.rps), errors: list.reduce((sum, run) => sum + errorsOf(run), 0),
     rps: field('rps'), p50: field('lat_p50_us'), p90: field('lat_p90_us'), p99: field('lat_p99_us'),
     ttfb50: field('ttfb_p50_ms'), ttfb99: field('ttfb_p99_ms'), total50: field('total_p50_ms'),
-    cpu: field('sut_cpu_pct'), rss: median(list.map((run) => run.sut_peak_rss_kb)), foreign: field('sut_core_foreign_pct'),
+    cpu: field('sut_cpu_pct'), rss: median(list.map((run) => run.sut_peak_rss_kb)), foreign: field('foreign_cpu_pct'),
     hits: list.reduce((sum, run) => sum + (run.upstream_hits ?? 0), 0), requests: list.reduce((sum, run) => sum + (run.requests ?? run.streams ?? 0), 0),
     first_error: list.find((run) => run.first_error)?.first_error,
   };
@@ -49,7 +49,7 @@ export function summarize(results) {
   push(`# Switchyard benchmark — ${results.meta.date ?? ''}`, '');
   push(`${results.meta.cpus} × ${results.meta.cpu_model}, Node ${results.meta.node}, ${results.meta.wrk ?? ''}; commit ${results.meta.commit}, dist built ${results.meta.dist_built}.`);
   push(`${settings.duration} s per run, ${settings.reps} repetitions (medians shown), warmup ${settings.warmup} s; ${results.meta.pinning}.`);
-  push(`Load average at start ${results.meta.loadavg_start}, at end ${results.meta.loadavg_end ?? '?'}. "foreign" = CPU used on the gateway's core by processes that are not the one measured (other users of the machine): above ~5 % the figure was taken on a busy core.`, '');
+  push(`Load average at start ${results.meta.loadavg_start}, at end ${results.meta.loadavg_end ?? '?'}. "foreign" = CPU (in % of one core) taken during the measurement by processes that are not part of the benchmark (other users of this shared 2-core machine): above ~10 % the figure was taken on a busy machine.`, '');
   const unavailable = Object.entries(results.availability).filter(([, status]) => status !== 'ok');
   if (unavailable.length) push('Not measured:', '', ...unavailable.map(([key, status]) => `- \`${key}\`: ${status}`), '');
   if (results.aborted) push(`**Run aborted: ${results.aborted}**`, '');

@@ -17,6 +17,8 @@ export const errorRegistry = {
   model_not_permitted: { status: 403, retryable: false },
   endpoint_not_permitted: { status: 403, retryable: false },
   not_found: { status: 404, retryable: false },
+  /** Responses `previous_response_id` names nothing this key stored (OpenAI answers 400 too). */
+  previous_response_not_found: { status: 400, retryable: false },
   model_not_found: { status: 404, retryable: false },
   method_not_allowed: { status: 405, retryable: false },
   conflict: { status: 409, retryable: false },

@@ -10,15 +10,17 @@ import { errorResponse } from './error-response.js';
 import type { GatewayServices } from './gateway-services.js';
 import { handleListModels, handleRetrieveModel } from './models-endpoint.js';
 import { newRequestId } from './request-id.js';
-import { handleTextRequest } from './text-endpoint.js';
+import { handleTextRequest, type PrepareBody } from './text-endpoint.js';
+import { responsesStorageStep } from './responses-storage-step.js';
+import { handleDeleteResponse, handleGetResponse } from './stored-response-endpoints.js';
 
 type GatewayEnvironment = { Bindings: HttpBindings; Variables: { requestId: string } };
 
 /** Text endpoints: path (also served under /v1) → endpoint family and client format. */
-const textEndpoints: readonly { path: string; family: EndpointFamily; format: FormatName }[] = [
+const textEndpoints: readonly { path: string; family: EndpointFamily; format: FormatName; prepare?: (services: GatewayServices) => PrepareBody }[] = [
   { path: '/chat/completions', family: 'chat', format: 'chat' },
   { path: '/messages', family: 'messages', format: 'messages' },
-  { path: '/responses', family: 'responses', format: 'responses' },
+  { path: '/responses', family: 'responses', format: 'responses', prepare: responsesStorageStep },
 ];
 
 /** The HTTP surface of the gateway (interface.md §1). */
@@ -32,8 +34,9 @@ export function createGatewayApp(services: GatewayServices): Hono<GatewayEnviron
   for (const endpoint of textEndpoints) {
     const format = clientFormats[endpoint.format];
     if (format === undefined) continue;
+    const prepare = endpoint.prepare?.(services);
     for (const path of [endpoint.path, `/v1${endpoint.path}`]) {
-      app.post(path, (context) => handleTextRequest(context, services, endpoint.family, format));
+      app.post(path, (context) => handleTextRequest(context, services, endpoint.family, format, prepare));
       app.all(path, (context) => methodNotAllowed(context.get('requestId'), 'POST', format));
     }
   }
@@ -41,6 +44,10 @@ export function createGatewayApp(services: GatewayServices): Hono<GatewayEnviron
     app.get(`${prefix}/models`, (context) => handleListModels(context, services));
     app.get(`${prefix}/models/:id{.+}`, (context) => handleRetrieveModel(context, services));
     app.all(`${prefix}/models`, (context) => methodNotAllowed(context.get('requestId'), 'GET'));
+  }
+  for (const prefix of ['', '/v1']) {
+    app.get(`${prefix}/responses/:id`, (context) => handleGetResponse(context, services));
+    app.delete(`${prefix}/responses/:id`, (context) => handleDeleteResponse(context, services));
   }
   for (const path of ['/messages/count_tokens', '/v1/messages/count_tokens']) {
     app.post(path, (context) => handleCountTokens(context, services));

@@ -23,6 +23,17 @@ import { assertJsonContentType, parseJsonObject, readRequestText } from './read-
 
 export type GatewayContext = Context<{ Bindings: HttpBindings; Variables: { requestId: string } }>;
 
+/** A request body as read, possibly rewritten by an endpoint's own step before routing. */
+export interface PreparedBody {
+  readonly parsedBody: Record<string, unknown>;
+  readonly rawBody: string;
+  /** Sees the committed answer before it is sent, and may watch it on its way (stored responses). */
+  readonly deliver?: (outcome: CallOutcome) => CallOutcome;
+}
+
+/** An endpoint's own step between reading the body and routing it. */
+export type PrepareBody = (body: PreparedBody, key: ApiKeyRecord | undefined) => Promise<PreparedBody>;
+
 /**
  * One text generation call, whatever the client format: authenticate, read and decode the body,
  * resolve the model, then pass through or translate on each route in turn until one answers.
@@ -32,6 +43,7 @@ export async function handleTextRequest(
   services: GatewayServices,
   family: EndpointFamily,
   format: ClientFormat,
+  prepare?: PrepareBody,
 ): Promise<Response> {
   const requestId = context.get('requestId');
   const startedAt = Date.now();
@@ -41,12 +53,13 @@ export async function handleTextRequest(
     assertEndpointAllowed(key, family);
     assertJsonContentType(headers.get('content-type') ?? undefined);
     const forwarded = forwardedHeaders(headers, format.name);
-    const rawBody = await readRequestText(context.env.incoming, services.config.server.body_limit_bytes);
-    const parsedBody = parseJsonObject(rawBody);
+    const received = await readRequestText(context.env.incoming, services.config.server.body_limit_bytes);
+    const read: PreparedBody = { rawBody: received, parsedBody: parseJsonObject(received) };
+    const { rawBody, parsedBody, deliver } = prepare === undefined ? read : await prepare(read, key);
     const { request, refusal } = decodeForRouting(format, parsedBody);
     const model = resolveModel(services, request?.model ?? (parsedBody.model as string), key);
     const clientSignal = context.req.raw.signal;
-    const { outcome, route: servedBy } = await runWithFallback(
+    const { outcome: committed, route: servedBy } = await runWithFallback(
       model.routes,
       { attemptsPerRoute: services.config.routing.attempts_per_route, backoffMs: services.config.routing.backoff_ms },
       clientSignal,
@@ -74,6 +87,7 @@ export async function handleTextRequest(
           'upstream attempt failed',
         ),
     );
+    const outcome = deliver === undefined ? committed : deliver(committed);
     void meter(services, outcome, { requestId, key, model, route: servedBy, family, rawBodyLength: rawBody.length, startedAt });
     return new Response(outcome.body, {
       status: 200,

@@ -1,0 +1,26 @@
+import { captureResponseObject } from '../stored-responses/capture-response-object.js';
+import { expandPreviousResponse, storeResponse } from '../stored-responses/stored-conversation.js';
+import type { GatewayServices } from './gateway-services.js';
+import type { PrepareBody } from './text-endpoint.js';
+
+/**
+ * The Responses endpoint's own step: `previous_response_id` is resolved from the gateway's store
+ * before routing, and unless `store: false` the answer is kept once it has been delivered.
+ */
+export function responsesStorageStep(services: GatewayServices): PrepareBody {
+  return async (body, key) => {
+    const keyId = key?.id ?? null;
+    const expanded = await expandPreviousResponse(services.storage.responses, body.parsedBody, body.rawBody, keyId);
+    if (expanded.parsedBody.store === false) return expanded;
+    return {
+      ...expanded,
+      deliver(outcome) {
+        const watched = captureResponseObject(outcome);
+        void watched.response
+          .then((response) => (response === undefined ? undefined : storeResponse(services.storage.responses, response, expanded.conversationInput, keyId)))
+          .catch((error: unknown) => services.logger.error({ err: error }, 'storing a response failed'));
+        return watched.outcome;
+      },
+    };
+  };
+}

@@ -1,0 +1,43 @@
+import { GatewayError } from '../errors/gateway-error.js';
+import { assertEndpointAllowed } from '../keys/key-scope.js';
+import type { StoredConversation } from '../stored-responses/stored-conversation.js';
+import type { StoredResponseRecord } from '../storage/ports.js';
+import { errorResponse } from './error-response.js';
+import type { GatewayServices } from './gateway-services.js';
+import type { GatewayContext } from './text-endpoint.js';
+
+/** `GET /v1/responses/{id}`: a response stored with `store: true`, for the key that made it. */
+export async function handleGetResponse(context: GatewayContext, services: GatewayServices): Promise<Response> {
+  const requestId = context.get('requestId');
+  try {
+    const record = await findOwnedResponse(context, services);
+    const stored = JSON.parse(record.body) as StoredConversation;
+    return context.json(stored.response, 200, { 'x-request-id': requestId });
+  } catch (error) {
+    return errorResponse(error, requestId);
+  }
+}
+
+/** `DELETE /v1/responses/{id}`. */
+export async function handleDeleteResponse(context: GatewayContext, services: GatewayServices): Promise<Response> {
+  const requestId = context.get('requestId');
+  try {
+    const record = await findOwnedResponse(context, services);
+    await services.storage.responses.delete(record.id);
+    return context.json({ id: record.id, object: 'response.deleted', deleted: true }, 200, { 'x-request-id': requestId });
+  } catch (error) {
+    return errorResponse(error, requestId);
+  }
+}
+
+/** The stored response named in the path; another key's response is reported as missing. */
+async function findOwnedResponse(context: GatewayContext, services: GatewayServices): Promise<StoredResponseRecord> {
+  const key = await services.authenticator.authenticate(context.req.raw.headers);
+  assertEndpointAllowed(key, 'responses');
+  const id = context.req.param('id') ?? '';
+  const record = await services.storage.responses.get(id);
+  if (record === undefined || (record.keyId !== null && record.keyId !== (key?.id ?? null))) {
+    throw new GatewayError('not_found', `No response found with id '${id}'.`, { param: 'response_id' });
+  }
+  return record;
+}
