@@ -37,17 +37,13 @@ export class LedgerWriter {
   private async writeQueued(): Promise<void> {
     const batch = this.queue;
     this.queue = [];
-    const failed: LedgerEntry[] = [];
-    for (const entry of batch) {
-      try {
-        await this.ledger.append(entry);
-      } catch (error) {
-        failed.push(entry);
-        this.logger.error({ err: error, requestId: entry.requestId }, 'ledger write failed; will retry');
-      }
-    }
-    if (failed.length > 0) {
-      this.queue.unshift(...failed);
+    if (batch.length === 0) return;
+    try {
+      await this.ledger.appendMany(batch);
+    } catch (error) {
+      // Appends are idempotent on request id, so retrying the whole batch cannot count twice.
+      this.queue.unshift(...batch);
+      this.logger.error({ err: error, entries: batch.length }, 'ledger write failed; will retry');
       this.timer ??= setTimeout(() => void this.flush(), 1_000);
     }
   }

@@ -100,6 +100,11 @@ export interface UsageLedger {
    * was) and yields false; it never throws for that reason.
    */
   append(entry: LedgerEntry): Promise<boolean>;
+  /**
+   * Appends many entries in one statement per chunk, with the same once-per-request-id rule;
+   * resolves to how many were new. This is how the gateway writes: one round trip for a batch.
+   */
+  appendMany(entries: readonly LedgerEntry[]): Promise<number>;
   /** Matching entries, newest first. */
   list(filter?: LedgerListFilter): Promise<LedgerEntry[]>;
   /** Sums grouped by key, model and UTC day, ordered by day, then key, then model. */

@@ -103,6 +103,21 @@ export function describeStorageContract(name: string, open: () => Promise<Storag
         expect(await storage.ledger.spentNanoUsd('key_1')).toBe(100n);
       });
 
+      it('appends a batch in one go, skipping request ids already stored or repeated in the batch', async () => {
+        await storage.ledger.append(ledgerEntry({ requestId: 'req_old', costNanoUsd: 1n }));
+        const batch = [
+          ...Array.from({ length: 1_200 }, (_, index) => ledgerEntry({ requestId: `req_${index}`, costNanoUsd: BigInt(index) })),
+          ledgerEntry({ requestId: 'req_old', costNanoUsd: 99n }),
+          ledgerEntry({ requestId: 'req_7', costNanoUsd: 99n }),
+        ];
+        expect(await storage.ledger.appendMany(batch)).toBe(1_200);
+        const stored = await storage.ledger.list({ limit: 5_000 });
+        expect(stored).toHaveLength(1_201);
+        expect(stored.find((entry) => entry.requestId === 'req_old')?.costNanoUsd).toBe(1n);
+        expect(stored.find((entry) => entry.requestId === 'req_7')?.costNanoUsd).toBe(7n);
+        expect(await storage.ledger.appendMany([])).toBe(0);
+      });
+
       it('keeps exactly one entry when the same request id is appended concurrently', async () => {
         const attempts = Array.from({ length: 20 }, (_, index) => ledgerEntry({ costNanoUsd: BigInt(index + 1) }));
         const outcomes = await Promise.all(attempts.map((entry) => storage.ledger.append(entry)));

@@ -1,7 +1,7 @@
 import { GatewayError } from '../../errors/gateway-error.js';
 import type { FilePart, ImagePart, TextPart } from '../../ir/index.js';
 import type { ChatContentPartInput } from './chat-request-schema.js';
-import { parseDataUrl } from './data-url.js';
+import { parseDataUrl } from '../../wire/data-url.js';
 
 export type DecodedPart = TextPart | ImagePart | FilePart;
 

@@ -4,7 +4,7 @@ import { isRecord } from '../../wire/chat/json-value.js';
 import { chatRequestSchema, modeledRequestFields, type ChatRequestInput } from './chat-request-schema.js';
 import { decodeMessages } from './decode-messages.js';
 import { decodeToolChoice, decodeTools } from './decode-tools.js';
-import { parseOrThrow } from './parse-or-throw.js';
+import { parseOrThrow } from '../validation/openai-parse-or-throw.js';
 
 /** Validates a parsed chat request body and turns it into the IR. */
 export function decodeChatRequest(body: unknown): IrRequest {

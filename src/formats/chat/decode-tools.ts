@@ -1,6 +1,6 @@
 import type { IrTool, ToolChoice } from '../../ir/index.js';
 import { customToolSchema, functionToolSchema, type ChatToolChoiceInput } from './chat-request-schema.js';
-import { parseOrThrow } from './parse-or-throw.js';
+import { parseOrThrow } from '../validation/openai-parse-or-throw.js';
 
 /** Chat allows a function without `parameters` (no arguments); the IR always carries a schema. */
 const noParameters = { type: 'object', properties: {} } as const;

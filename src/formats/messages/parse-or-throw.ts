@@ -1,55 +1,15 @@
-import type { z } from 'zod';
-import { GatewayError } from '../../errors/gateway-error.js';
+import { createParseOrThrow, type PathKey } from '../validation/parse-or-throw.js';
 
-type Issue = z.core.$ZodIssue;
-export type PathKey = PropertyKey;
+export type { PathKey };
 
-/**
- * Validates `value` with `schema`; on failure throws a GatewayError whose `param` names the field
- * the way the Messages API names it in its own errors (`messages.1.content.0.type`), relative to
- * `basePath`.
- */
-export function parseOrThrow<Schema extends z.ZodType>(schema: Schema, value: unknown, basePath: readonly PathKey[] = []): z.output<Schema> {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  const first = result.error.issues[0];
-  if (first === undefined) throw new GatewayError('invalid_request', 'The request body is invalid.');
-  const { issue, path } = mostSpecific(first, []);
-  const param = messagesParam([...basePath, ...path]);
-  if (valueAt(value, path) === undefined) {
-    throw new GatewayError('missing_field', `${param}: Field required.`, { param });
-  }
-  const detail = issue.message.replace(/^Invalid input: /, '');
-  throw new GatewayError('invalid_field', `${param}: ${detail}.`, { param });
-}
-
-/**
- * A union failure hides where the input went wrong; the option whose issue lies deepest is the
- * one the client meant (an array of blocks with one bad block, not "not a string").
- */
-function mostSpecific(issue: Issue, prefix: readonly PathKey[]): { issue: Issue; path: PathKey[] } {
-  const here = [...prefix, ...issue.path];
-  if (issue.code !== 'invalid_union' || issue.errors.length === 0) return { issue, path: here };
-  let best: { issue: Issue; path: PathKey[] } | undefined;
-  for (const optionIssues of issue.errors) {
-    const candidate = optionIssues[0];
-    if (candidate === undefined || candidate.path.length === 0) continue;
-    const resolved = mostSpecific(candidate, here);
-    if (best === undefined || resolved.path.length > best.path.length) best = resolved;
-  }
-  return best ?? { issue, path: here };
-}
-
-/** A path in Messages notation: keys and indexes joined by dots. */
+/** A path in Messages notation, as the Messages API names fields in its own errors: `messages.1.content.0.type`. */
 export function messagesParam(path: readonly PathKey[]): string {
   return path.map((key) => String(key)).join('.');
 }
 
-function valueAt(value: unknown, path: readonly PathKey[]): unknown {
-  let current = value;
-  for (const key of path) {
-    if (typeof current !== 'object' || current === null) return undefined;
-    current = (current as Record<PropertyKey, unknown>)[key];
-  }
-  return current;
-}
+/** Validation for Messages requests, worded the way the Messages API words it. */
+export const parseOrThrow = createParseOrThrow({
+  formatParam: messagesParam,
+  missingMessage: (param) => `${param}: Field required.`,
+  invalidMessage: (param, detail) => `${param}: ${detail}.`,
+});

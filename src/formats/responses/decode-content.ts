@@ -1,6 +1,6 @@
 import { GatewayError } from '../../errors/gateway-error.js';
 import type { FilePart, ImagePart, TextPart } from '../../ir/index.js';
-import { parseDataUrl } from './data-url.js';
+import { parseDataUrl } from '../../wire/data-url.js';
 import type { ResponsesContentPartInput } from './responses-request-schema.js';
 
 export type DecodedPart = TextPart | ImagePart | FilePart;

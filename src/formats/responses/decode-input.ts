@@ -3,7 +3,7 @@ import type { ContentPart, IrMessage, ReasoningPart, ToolResultPart } from '../.
 import { joinNamespacedName } from '../../wire/responses/namespaced-tool.js';
 import { blobFromClientValue } from '../../ir/client-blob.js';
 import { decodeContent, type DecodedPart } from './decode-content.js';
-import { parseOrThrow } from './parse-or-throw.js';
+import { parseOrThrow } from '../validation/openai-parse-or-throw.js';
 import {
   callOutputItemSchema,
   customToolCallItemSchema,

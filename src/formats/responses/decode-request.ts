@@ -3,7 +3,7 @@ import type { GenerationParams, IrRequest, ReasoningConfig, ResponseFormat } fro
 import { isRecord } from '../../wire/chat/json-value.js';
 import { decodeInput } from './decode-input.js';
 import { decodeToolChoice, decodeTools } from './decode-tools.js';
-import { parseOrThrow } from './parse-or-throw.js';
+import { parseOrThrow } from '../validation/openai-parse-or-throw.js';
 import { modeledRequestFields, responsesRequestSchema, type ResponsesRequestInput } from './responses-request-schema.js';
 
 /**

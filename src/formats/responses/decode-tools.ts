@@ -1,6 +1,6 @@
 import type { FunctionTool, IrTool, ToolChoice } from '../../ir/index.js';
 import { joinNamespacedName, namespaceExtensions } from '../../wire/responses/namespaced-tool.js';
-import { parseOrThrow } from './parse-or-throw.js';
+import { parseOrThrow } from '../validation/openai-parse-or-throw.js';
 import { customToolSchema, functionToolSchema, namespaceToolSchema, type ResponsesToolChoiceInput } from './responses-request-schema.js';
 
 /** Responses allows `parameters: null` (no arguments); the IR always carries a schema. */

@@ -10,6 +10,9 @@ import type { StorageDatabase } from './database-schema.js';
 import type { SqlValueCodec } from './sql-value-codec.js';
 import { readBigInt, readDate, readNumber } from './sql-values.js';
 
+/** 16 columns a row: 500 rows stay far below SQLite's and PostgreSQL's bound-parameter limits. */
+const rowsPerStatement = 500;
+
 export class KyselyUsageLedger implements UsageLedger {
   constructor(
     private readonly db: Kysely<StorageDatabase>,
@@ -17,32 +20,44 @@ export class KyselyUsageLedger implements UsageLedger {
   ) {}
 
   async append(entry: LedgerEntry): Promise<boolean> {
+    return (await this.appendMany([entry])) > 0;
+  }
+
+  async appendMany(entries: readonly LedgerEntry[]): Promise<number> {
+    let inserted = 0;
+    for (let start = 0; start < entries.length; start += rowsPerStatement) {
+      // ON CONFLICT DO NOTHING makes the database arbitrate duplicates, so concurrent appends of
+      // one request id (from any number of processes) keep exactly the first and never update it.
+      const result = await this.db
+        .insertInto('usage_ledger')
+        .values(entries.slice(start, start + rowsPerStatement).map((entry) => this.row(entry)))
+        .onConflict((conflict) => conflict.column('request_id').doNothing())
+        .executeTakeFirst();
+      inserted += Number(result.numInsertedOrUpdatedRows ?? 0n);
+    }
+    return inserted;
+  }
+
+  private row(entry: LedgerEntry) {
     const { codec } = this;
-    // ON CONFLICT DO NOTHING makes the database arbitrate duplicates, so concurrent appends of
-    // one request id (from any number of processes) keep exactly the first and never update it.
-    const result = await this.db
-      .insertInto('usage_ledger')
-      .values({
-        request_id: entry.requestId,
-        key_id: entry.keyId,
-        model: entry.model,
-        provider: entry.provider,
-        upstream_model: entry.upstreamModel,
-        endpoint: entry.endpoint,
-        status: entry.status,
-        input_uncached: entry.inputUncached,
-        cache_read: entry.cacheRead,
-        cache_write: entry.cacheWrite,
-        output: entry.output,
-        reasoning: entry.reasoning,
-        usage_estimated: codec.writeBoolean(entry.usageEstimated),
-        cost_nano_usd: entry.costNanoUsd,
-        created_at: codec.writeTimestamp(entry.createdAt),
-        duration_ms: entry.durationMs,
-      })
-      .onConflict((conflict) => conflict.column('request_id').doNothing())
-      .executeTakeFirst();
-    return (result.numInsertedOrUpdatedRows ?? 0n) > 0n;
+    return {
+      request_id: entry.requestId,
+      key_id: entry.keyId,
+      model: entry.model,
+      provider: entry.provider,
+      upstream_model: entry.upstreamModel,
+      endpoint: entry.endpoint,
+      status: entry.status,
+      input_uncached: entry.inputUncached,
+      cache_read: entry.cacheRead,
+      cache_write: entry.cacheWrite,
+      output: entry.output,
+      reasoning: entry.reasoning,
+      usage_estimated: codec.writeBoolean(entry.usageEstimated),
+      cost_nano_usd: entry.costNanoUsd,
+      created_at: codec.writeTimestamp(entry.createdAt),
+      duration_ms: entry.durationMs,
+    };
   }
 
   async list(filter: LedgerListFilter = {}): Promise<LedgerEntry[]> {
