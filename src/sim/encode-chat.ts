@@ -1,6 +1,6 @@
+import { asRecord } from '../json/json-value.js';
 import type { SimReply } from './plan-reply.js';
 import type { EncodeContext, SimEndpoint, SimStreamEvent } from './sim-endpoint.js';
-import { asRecord } from './json-value.js';
 import { extractChat } from './extract-chat.js';
 
 /** OpenAI Chat Completions replies, shaped after the recorded `openai/chat` fixtures. */
@@ -64,14 +64,18 @@ function chatCompletion(reply: SimReply, context: EncodeContext): unknown {
 
 function chatChunks(reply: SimReply, context: EncodeContext): SimStreamEvent[] {
   const includeUsage = asRecord(context.request.stream_options)?.include_usage === true;
+  // Every chunk, the usage-only one included, opens with the same fields in this order.
+  const header = {
+    id: `chatcmpl-${context.identity.tag}`,
+    object: 'chat.completion.chunk',
+    created: context.identity.createdAt,
+    model: context.model,
+    service_tier: 'default',
+    system_fingerprint: fingerprint,
+  };
   const chunk = (delta: Record<string, unknown>, finishReason: string | null = null): SimStreamEvent => ({
     data: {
-      id: `chatcmpl-${context.identity.tag}`,
-      object: 'chat.completion.chunk',
-      created: context.identity.createdAt,
-      model: context.model,
-      service_tier: 'default',
-      system_fingerprint: fingerprint,
+      ...header,
       choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
       ...(includeUsage ? { usage: null } : {}),
     },
@@ -91,18 +95,7 @@ function chatChunks(reply: SimReply, context: EncodeContext): SimStreamEvent[] {
   });
   events.push(chunk({}, reply.finish));
   if (includeUsage) {
-    events.push({
-      data: {
-        id: `chatcmpl-${context.identity.tag}`,
-        object: 'chat.completion.chunk',
-        created: context.identity.createdAt,
-        model: context.model,
-        service_tier: 'default',
-        system_fingerprint: fingerprint,
-        choices: [],
-        usage: chatUsage(reply),
-      },
-    });
+    events.push({ data: { ...header, choices: [], usage: chatUsage(reply) } });
   }
   events.push({ data: '[DONE]' });
   return events;

@@ -1,4 +1,4 @@
-import type { JsonRecord } from './json-value.js';
+import type { JsonRecord } from '../json/json-value.js';
 import { extractGemini } from './extract-gemini.js';
 import type { SimReply } from './plan-reply.js';
 import type { EncodeContext, SimEndpoint } from './sim-endpoint.js';

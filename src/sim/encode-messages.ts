@@ -1,4 +1,4 @@
-import type { JsonRecord } from './json-value.js';
+import type { JsonRecord } from '../json/json-value.js';
 import { extractMessages } from './extract-messages.js';
 import type { SimReply } from './plan-reply.js';
 import type { EncodeContext, SimEndpoint, SimStreamEvent } from './sim-endpoint.js';

@@ -1,5 +1,5 @@
-import type { JsonRecord } from './json-value.js';
-import { asArray, asNumber, asRecord, asString } from './json-value.js';
+import type { JsonRecord } from '../json/json-value.js';
+import { asArray, asNumber, asRecord, asString } from '../json/json-value.js';
 import { extractResponses } from './extract-responses.js';
 import type { SimReply } from './plan-reply.js';
 import type { EncodeContext, SimEndpoint, SimStreamEvent } from './sim-endpoint.js';

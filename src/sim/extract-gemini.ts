@@ -1,5 +1,5 @@
-import type { JsonRecord } from './json-value.js';
-import { asArray, asNumber, asRecord, asString } from './json-value.js';
+import type { JsonRecord } from '../json/json-value.js';
+import { asArray, asNumber, asRecord, asString } from '../json/json-value.js';
 import type { SimConversation, SimForcedTool, SimTool } from './sim-conversation.js';
 import { CharacterCounter } from './sim-conversation.js';
 

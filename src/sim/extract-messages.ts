@@ -1,12 +1,13 @@
-import type { JsonRecord } from './json-value.js';
-import { asArray, asNumber, asRecord, asString } from './json-value.js';
+import type { JsonRecord } from '../json/json-value.js';
+import { asArray, asNumber, asRecord, asString } from '../json/json-value.js';
+import { contentText } from './content-text.js';
 import type { SimConversation, SimForcedTool, SimTool } from './sim-conversation.js';
 import { CharacterCounter } from './sim-conversation.js';
 
 /** Reads an Anthropic Messages (or count_tokens) request body. */
 export function extractMessages(body: JsonRecord): SimConversation {
   const counter = new CharacterCounter();
-  counter.add(blocksText(body.system));
+  counter.add(contentText(body.system));
   const messages = asArray(body.messages).map(asRecord).filter((message) => message !== undefined);
 
   let userText = '';
@@ -19,7 +20,7 @@ export function extractMessages(body: JsonRecord): SimConversation {
     const results: string[] = [];
     for (const block of blocks) {
       if (block.type === 'text') texts.push(asString(block.text) ?? '');
-      else if (block.type === 'tool_result') results.push(blocksText(block.content));
+      else if (block.type === 'tool_result') results.push(contentText(block.content));
       else if (block.type === 'tool_use') counter.addJson(block.input);
       else if (block.type === 'thinking') counter.add(asString(block.thinking));
     }
@@ -46,14 +47,6 @@ export function extractMessages(body: JsonRecord): SimConversation {
     maxOutputTokens: asNumber(body.max_tokens) ?? null,
     inputCharacters: counter.characters,
   };
-}
-
-function blocksText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  return asArray(content)
-    .map((block) => asString(asRecord(block)?.text))
-    .filter((text) => text !== undefined)
-    .join('\n');
 }
 
 /** Server tools (`web_search_20250305`, …) carry a `type` and no schema; only custom tools are callable. */

@@ -1,5 +1,6 @@
-import type { JsonRecord } from './json-value.js';
-import { asArray, asNumber, asRecord, asString } from './json-value.js';
+import type { JsonRecord } from '../json/json-value.js';
+import { asArray, asNumber, asRecord, asString } from '../json/json-value.js';
+import { contentText } from './content-text.js';
 import type { SimConversation, SimForcedTool, SimTool } from './sim-conversation.js';
 import { CharacterCounter } from './sim-conversation.js';
 
@@ -50,14 +51,6 @@ export function extractResponses(body: JsonRecord): SimConversation {
     maxOutputTokens: asNumber(body.max_output_tokens) ?? null,
     inputCharacters: counter.characters,
   };
-}
-
-function contentText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  return asArray(content)
-    .map((part) => asString(asRecord(part)?.text))
-    .filter((text) => text !== undefined)
-    .join('\n');
 }
 
 function outputText(output: unknown): string {

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { JsonRecord } from '../json/json-value.js';
 import { applyHeaderControls, parseDirectives } from './directives.js';
 import { errorBody } from './error-bodies.js';
-import type { JsonRecord } from './json-value.js';
 import { planReply } from './plan-reply.js';
 import { readJsonBody } from './read-json-body.js';
 import { ResponseLifetime } from './response-lifetime.js';

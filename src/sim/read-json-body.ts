@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import type { JsonRecord } from './json-value.js';
-import { isRecord } from './json-value.js';
+import type { JsonRecord } from '../json/json-value.js';
+import { isRecord } from '../json/json-value.js';
 
 export type BodyResult =
   | { readonly kind: 'ok'; readonly body: JsonRecord }

@@ -1,18 +1,12 @@
-import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SimulatorHandle } from './index.js';
-import { startSimulator } from './index.js';
-import { postJson, sseJson, weatherSchema } from './sim-test-support.js';
+import type OpenAI from 'openai';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { openAiSimulatorClient, postJson, sseJson, useSimulator, weatherSchema } from './sim-test-support.js';
 
-let sim: SimulatorHandle;
+const sim = useSimulator();
 let client: OpenAI;
 
-beforeAll(async () => {
-  sim = await startSimulator({ port: 0 });
-  client = new OpenAI({ apiKey: 'sim-key', baseURL: `${sim.url}/v1`, maxRetries: 0 });
-});
-afterAll(async () => {
-  await sim.close();
+beforeAll(() => {
+  client = openAiSimulatorClient(sim);
 });
 
 const weatherTool = {

@@ -1,18 +1,13 @@
 import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SimulatorHandle } from './index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator } from './index.js';
-import { parseSse, postJson, sseJson } from './sim-test-support.js';
+import { openAiSimulatorClient, parseSse, postJson, sseJson, useSimulator } from './sim-test-support.js';
 
-let sim: SimulatorHandle;
+const sim = useSimulator();
 let client: OpenAI;
 
-beforeAll(async () => {
-  sim = await startSimulator({ port: 0 });
-  client = new OpenAI({ apiKey: 'sim-key', baseURL: `${sim.url}/v1`, maxRetries: 0 });
-});
-afterAll(async () => {
-  await sim.close();
+beforeAll(() => {
+  client = openAiSimulatorClient(sim);
 });
 
 const chatBody = (content: string, stream = false) => ({ model: 'gpt-sim', stream, messages: [{ role: 'user', content }] });

@@ -1,5 +1,5 @@
+import type { JsonRecord } from '../json/json-value.js';
 import type { SimWireFamily } from './error-bodies.js';
-import type { JsonRecord } from './json-value.js';
 import type { SimReply } from './plan-reply.js';
 import type { SimConversation } from './sim-conversation.js';
 import type { SimIdentity } from './sim-ids.js';

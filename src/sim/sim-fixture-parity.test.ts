@@ -2,18 +2,10 @@
  * The simulator's bytes must look like the real APIs': these tests put its output next to the
  * recorded upstream fixtures and compare event order and field names.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SimulatorHandle } from './index.js';
-import { startSimulator } from './index.js';
-import { collapseRuns, postJson, readFixtureChunks, readFixtureJson, sseJson, weatherSchema } from './sim-test-support.js';
+import { describe, expect, it } from 'vitest';
+import { collapseRuns, postJson, readFixtureChunks, readFixtureJson, sseJson, useSimulator, weatherSchema } from './sim-test-support.js';
 
-let sim: SimulatorHandle;
-beforeAll(async () => {
-  sim = await startSimulator({ port: 0 });
-});
-afterAll(async () => {
-  await sim.close();
-});
+const sim = useSimulator();
 
 type Json = Record<string, unknown>;
 

@@ -1,16 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SimulatorHandle } from './index.js';
-import { startSimulator } from './index.js';
-import { postJson, sseJson, weatherSchema } from './sim-test-support.js';
+import { describe, expect, it } from 'vitest';
+import { postJson, sseJson, useSimulator, weatherSchema } from './sim-test-support.js';
 
-let sim: SimulatorHandle;
-
-beforeAll(async () => {
-  sim = await startSimulator({ port: 0 });
-});
-afterAll(async () => {
-  await sim.close();
-});
+const sim = useSimulator();
 
 interface GeminiPart {
   text?: string;

@@ -1,18 +1,12 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SimulatorHandle } from './index.js';
-import { startSimulator } from './index.js';
-import { collapseRuns, parseSse, postJson, weatherSchema } from './sim-test-support.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { anthropicSimulatorClient, collapseRuns, parseSse, postJson, useSimulator, weatherSchema } from './sim-test-support.js';
 
-let sim: SimulatorHandle;
+const sim = useSimulator();
 let client: Anthropic;
 
-beforeAll(async () => {
-  sim = await startSimulator({ port: 0 });
-  client = new Anthropic({ apiKey: 'sim-key', baseURL: sim.url, maxRetries: 0 });
-});
-afterAll(async () => {
-  await sim.close();
+beforeAll(() => {
+  client = anthropicSimulatorClient(sim);
 });
 
 const weatherTool = { name: 'get_weather', description: 'Weather', input_schema: weatherSchema() as Anthropic.Tool.InputSchema };

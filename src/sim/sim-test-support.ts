@@ -2,6 +2,11 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
+import { afterAll, beforeAll } from 'vitest';
+import type { SimulatorHandle } from './index.js';
+import { startSimulator } from './index.js';
 
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const fixturesRoot = path.resolve(repositoryRoot, '../shared/fixtures');
@@ -64,4 +69,43 @@ export function weatherSchema(): Record<string, unknown> {
     properties: { location: { type: 'string' }, days: { type: 'integer' }, metric: { type: 'boolean' } },
     required: ['location', 'days', 'metric'],
   };
+}
+
+/**
+ * A simulator on a free port for the calling test file: started before its tests, closed after
+ * them. The handle it returns stands in for the real one, which exists only once `beforeAll` ran,
+ * so read it inside tests and hooks registered after this call.
+ */
+export function useSimulator(): SimulatorHandle {
+  let started: SimulatorHandle | undefined;
+  const running = (): SimulatorHandle => {
+    if (started === undefined) throw new Error('The simulator is read before its beforeAll started it.');
+    return started;
+  };
+  beforeAll(async () => {
+    started = await startSimulator({ port: 0 });
+  });
+  afterAll(async () => {
+    await started?.close();
+  });
+  return {
+    get url() {
+      return running().url;
+    },
+    get port() {
+      return running().port;
+    },
+    activeStreams: () => running().activeStreams(),
+    close: () => running().close(),
+  };
+}
+
+/** The OpenAI SDK pointed at the simulator, failing fast instead of retrying. */
+export function openAiSimulatorClient(sim: SimulatorHandle): OpenAI {
+  return new OpenAI({ apiKey: 'sim-key', baseURL: `${sim.url}/v1`, maxRetries: 0 });
+}
+
+/** The Anthropic SDK pointed at the simulator, failing fast instead of retrying. */
+export function anthropicSimulatorClient(sim: SimulatorHandle): Anthropic {
+  return new Anthropic({ apiKey: 'sim-key', baseURL: sim.url, maxRetries: 0 });
 }

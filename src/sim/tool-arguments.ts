@@ -1,4 +1,4 @@
-import { asArray, asRecord, asString } from './json-value.js';
+import { asArray, asRecord, asString } from '../json/json-value.js';
 
 /**
  * Builds plausible arguments from a tool's JSON schema: strings "sim", numbers 1, booleans true,

@@ -1,7 +1,8 @@
 import { GatewayError } from '../../errors/gateway-error.js';
 import type { FilePart, ImagePart, TextPart } from '../../ir/index.js';
-import type { ChatContentPartInput } from './chat-request-schema.js';
 import { parseDataUrl } from '../../wire/data-url.js';
+import { imageUrlSource } from '../validation/image-url-source.js';
+import type { ChatContentPartInput } from './chat-request-schema.js';
 
 export type DecodedPart = TextPart | ImagePart | FilePart;
 
@@ -33,19 +34,7 @@ function decodeImage(image: string | { url: string; detail?: 'auto' | 'low' | 'h
   const url = typeof image === 'string' ? image : image.url;
   const detail = typeof image === 'string' ? undefined : image.detail;
   const withDetail = detail === undefined ? {} : { detail };
-  if (url.startsWith('data:')) {
-    const parsed = parseDataUrl(url);
-    if (parsed === undefined) {
-      throw new GatewayError('invalid_field', `Invalid value for '${param}.url': not a valid data URL.`, { param: `${param}.url` });
-    }
-    return { type: 'image', source: { kind: 'base64', mediaType: parsed.mediaType, data: parsed.data }, ...withDetail };
-  }
-  if (!/^https?:\/\//i.test(url)) {
-    throw new GatewayError('invalid_field', `Invalid value for '${param}.url': expected an http(s) or data: URL.`, {
-      param: `${param}.url`,
-    });
-  }
-  return { type: 'image', source: { kind: 'url', url }, ...withDetail };
+  return { type: 'image', source: imageUrlSource(url, `${param}.url`), ...withDetail };
 }
 
 function decodeFile(file: { file_id?: string | undefined; file_data?: string | undefined; filename?: string | undefined }, param: string): FilePart {

@@ -1,6 +1,6 @@
 import { GatewayError } from '../../errors/gateway-error.js';
 import type { GenerationParams, IrRequest, ResponseFormat } from '../../ir/index.js';
-import { isRecord } from '../../wire/chat/json-value.js';
+import { isRecord } from '../../json/json-value.js';
 import { chatRequestSchema, modeledRequestFields, type ChatRequestInput } from './chat-request-schema.js';
 import { decodeMessages } from './decode-messages.js';
 import { decodeToolChoice, decodeTools } from './decode-tools.js';

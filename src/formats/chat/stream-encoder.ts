@@ -1,9 +1,9 @@
 import type { FinishInfo, IrStreamEvent, Usage } from '../../ir/index.js';
 import { isEmptyUsage, zeroUsage } from '../../ir/index.js';
+import { isRecord } from '../../json/json-value.js';
 import { chatFinishReason } from '../../wire/chat/chat-finish-reason.js';
 import { chatUsageFromUsage } from '../../wire/chat/chat-usage.js';
 import type { ChatChunkDelta, ChatCompletionChunk } from '../../wire/chat/chat-wire-types.js';
-import { isRecord } from '../../wire/chat/json-value.js';
 import type { EncodeContext, StreamEncoder } from '../client-format.js';
 import { chatCompletionId } from './chat-id.js';
 import { encodeOpenAIStreamError } from './encode-error.js';

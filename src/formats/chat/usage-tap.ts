@@ -1,6 +1,6 @@
 import type { Usage } from '../../ir/index.js';
+import { parseJson } from '../../json/json-value.js';
 import { usageFromChatPayload } from '../../wire/chat/chat-usage.js';
-import { parseJson } from '../../wire/chat/json-value.js';
 import type { UsageTap } from '../client-format.js';
 
 /**

@@ -1,6 +1,6 @@
 import { GatewayError } from '../../errors/gateway-error.js';
 import type { GenerationParams, IrRequest, ReasoningConfig, ResponseFormat } from '../../ir/index.js';
-import { isRecord } from '../../wire/anthropic/index.js';
+import { isRecord } from '../../json/json-value.js';
 import { decodeMessages, decodeSystem } from './decode-messages.js';
 import { decodeToolChoice, decodeTools } from './decode-tools.js';
 import {

@@ -1,14 +1,13 @@
 import { clientBlobValue } from '../../ir/client-blob.js';
 import type { IrResponse, OutputPart } from '../../ir/index.js';
+import type { JsonRecord } from '../../json/json-value.js';
+import { isRecord, readArray, readNumber } from '../../json/json-value.js';
 import {
-  arrayField,
-  isRecord,
   messagesUsageFromUsage,
-  numberField,
   stopReasonFromFinish,
   toolInputFromArguments,
 } from '../../wire/anthropic/index.js';
-import type { JsonRecord, MessagesResponseBlock, MessagesResponseBody, MessagesStopReason } from '../../wire/anthropic/index.js';
+import type { MessagesResponseBlock, MessagesResponseBody, MessagesStopReason } from '../../wire/anthropic/index.js';
 import type { EncodeContext } from '../client-format.js';
 import { messageId } from './message-id.js';
 
@@ -24,17 +23,17 @@ interface KeptFromAnthropic {
 function keptFromAnthropic(response: IrResponse): KeptFromAnthropic {
   const extensions = response.extensions?.['anthropic'] ?? {};
   const blocks: { after: number; block: JsonRecord }[] = [];
-  for (const entry of arrayField(extensions, 'content') ?? []) {
+  for (const entry of readArray(extensions, 'content') ?? []) {
     if (!isRecord(entry)) continue;
-    const after = numberField(entry, 'after');
+    const after = readNumber(entry, 'after');
     const block = entry['block'];
     if (after !== undefined && isRecord(block)) blocks.push({ after, block });
   }
   const citations = new Map<number, readonly unknown[]>();
-  for (const entry of arrayField(extensions, 'citations') ?? []) {
+  for (const entry of readArray(extensions, 'citations') ?? []) {
     if (!isRecord(entry)) continue;
-    const part = numberField(entry, 'part');
-    const list = arrayField(entry, 'citations');
+    const part = readNumber(entry, 'part');
+    const list = readArray(entry, 'citations');
     if (part !== undefined && list !== undefined) citations.set(part, list);
   }
   const fields: Record<string, unknown> = {};

@@ -1,10 +1,8 @@
 import type { Usage } from '../../ir/index.js';
+import { isRecord, parseJson, readRecord } from '../../json/json-value.js';
 import {
-  isRecord,
   mergeMessagesUsage,
-  parseJson,
   readMessagesUsage,
-  recordField,
   usageFromMessagesFigures,
   usageFromMessagesUsage,
 } from '../../wire/anthropic/index.js';
@@ -32,7 +30,7 @@ export function createMessagesUsageTap(): UsageTap {
       if (name !== 'message_start' && name !== 'message_delta') return;
       const event = parseJson(data);
       if (!isRecord(event)) return;
-      const usage = name === 'message_start' ? recordField(event, 'message')?.['usage'] : event['usage'];
+      const usage = name === 'message_start' ? readRecord(event, 'message')?.['usage'] : event['usage'];
       if (!isRecord(usage)) return;
       figures = mergeMessagesUsage(figures ?? {}, readMessagesUsage(usage));
     },

@@ -1,6 +1,7 @@
 import { GatewayError } from '../../errors/gateway-error.js';
 import type { FilePart, ImagePart, TextPart } from '../../ir/index.js';
 import { parseDataUrl } from '../../wire/data-url.js';
+import { imageUrlSource } from '../validation/image-url-source.js';
 import type { ResponsesContentPartInput } from './responses-request-schema.js';
 
 export type DecodedPart = TextPart | ImagePart | FilePart;
@@ -40,19 +41,7 @@ function decodeImage(
   if (!url) {
     throw new GatewayError('missing_field', `Missing required parameter: '${param}.image_url' or '${param}.file_id'.`, { param: `${param}.image_url` });
   }
-  if (url.startsWith('data:')) {
-    const parsed = parseDataUrl(url);
-    if (parsed === undefined) {
-      throw new GatewayError('invalid_field', `Invalid value for '${param}.image_url': not a valid data URL.`, { param: `${param}.image_url` });
-    }
-    return { type: 'image', source: { kind: 'base64', mediaType: parsed.mediaType, data: parsed.data }, ...withDetail };
-  }
-  if (!/^https?:\/\//i.test(url)) {
-    throw new GatewayError('invalid_field', `Invalid value for '${param}.image_url': expected an http(s) or data: URL.`, {
-      param: `${param}.image_url`,
-    });
-  }
-  return { type: 'image', source: { kind: 'url', url }, ...withDetail };
+  return { type: 'image', source: imageUrlSource(url, `${param}.image_url`), ...withDetail };
 }
 
 function decodeFile(

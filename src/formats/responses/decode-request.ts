@@ -1,6 +1,6 @@
 import { GatewayError } from '../../errors/gateway-error.js';
 import type { GenerationParams, IrRequest, ReasoningConfig, ResponseFormat } from '../../ir/index.js';
-import { isRecord } from '../../wire/chat/json-value.js';
+import { isRecord } from '../../json/json-value.js';
 import { decodeInput } from './decode-input.js';
 import { decodeToolChoice, decodeTools } from './decode-tools.js';
 import { parseOrThrow } from '../validation/openai-parse-or-throw.js';

@@ -1,5 +1,5 @@
 import type { IrRequest } from '../../ir/index.js';
-import { isRecord, readString } from '../../wire/chat/json-value.js';
+import { isRecord, readString } from '../../json/json-value.js';
 import { encodeResponsesTextFormat, encodeResponsesToolChoice, encodeResponsesTools } from '../../wire/responses/responses-tools.js';
 import type {
   ResponsesErrorObject,

@@ -1,5 +1,5 @@
 import type { Usage } from '../../ir/index.js';
-import { isRecord, parseJson, readRecord } from '../../wire/chat/json-value.js';
+import { isRecord, parseJson, readRecord } from '../../json/json-value.js';
 import { usageFromResponsesUsage } from '../../wire/responses/responses-usage.js';
 import type { UsageTap } from '../client-format.js';
 

@@ -1,6 +1,7 @@
 import { upstreamStatusError } from '../../errors/gateway-error.js';
 import type { GatewayError } from '../../errors/gateway-error.js';
-import { isRecord, parseJson, recordField, statusForErrorType, stringField } from '../../wire/anthropic/index.js';
+import { isRecord, parseJson, readRecord, readString } from '../../json/json-value.js';
+import { statusForErrorType } from '../../wire/anthropic/index.js';
 
 const maxMessageLength = 500;
 
@@ -39,9 +40,9 @@ interface MessagesErrorDetail {
 /** Reads `{type:"error", error:{type, message}}`; anything else yields no detail. */
 export function readMessagesError(body: unknown): MessagesErrorDetail {
   if (!isRecord(body)) return {};
-  const error = recordField(body, 'error');
+  const error = readRecord(body, 'error');
   if (error === undefined) return {};
-  return { type: stringField(error, 'type'), message: stringField(error, 'message') };
+  return { type: readString(error, 'type'), message: readString(error, 'message') };
 }
 
 /** An upstream HTTP error → GatewayError, keeping the status class and the upstream error type. */

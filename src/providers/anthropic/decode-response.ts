@@ -1,13 +1,12 @@
 import { GatewayError } from '../../errors/gateway-error.js';
 import type { IrRequest, IrResponse, OutputPart } from '../../ir/index.js';
+import type { JsonRecord } from '../../json/json-value.js';
+import { isRecord, readArray, readString } from '../../json/json-value.js';
 import {
-  arrayField,
   finishFromStopReason,
-  isRecord,
-  stringField,
   usageFromMessagesUsage,
 } from '../../wire/anthropic/index.js';
-import type { JsonRecord, MessagesResponseExtensions } from '../../wire/anthropic/index.js';
+import type { MessagesResponseExtensions } from '../../wire/anthropic/index.js';
 import { customToolNames, unwrapCustomInput } from './custom-tool.js';
 
 function invalidResponse(detail: string): GatewayError {
@@ -15,7 +14,7 @@ function invalidResponse(detail: string): GatewayError {
 }
 
 function requiredString(block: JsonRecord, key: string, what: string): string {
-  const value = stringField(block, key);
+  const value = readString(block, key);
   if (value === undefined) throw invalidResponse(`${what} without ${key}`);
   return value;
 }
@@ -27,7 +26,7 @@ function requiredString(block: JsonRecord, key: string, what: string): string {
  */
 export function decodeMessagesResponse(body: unknown, request: IrRequest): IrResponse {
   if (!isRecord(body) || body['type'] !== 'message') throw invalidResponse('not a message object');
-  const blocks = arrayField(body, 'content');
+  const blocks = readArray(body, 'content');
   if (blocks === undefined) throw invalidResponse('no content array');
   const customTools = customToolNames(request);
 
@@ -38,7 +37,7 @@ export function decodeMessagesResponse(body: unknown, request: IrRequest): IrRes
     if (!isRecord(block)) throw invalidResponse('a content block that is not an object');
     switch (block['type']) {
       case 'text': {
-        const blockCitations = arrayField(block, 'citations');
+        const blockCitations = readArray(block, 'citations');
         if (blockCitations !== undefined && blockCitations.length > 0) {
           citations.push({ part: content.length, citations: blockCitations });
         }
@@ -88,11 +87,11 @@ export function decodeMessagesResponse(body: unknown, request: IrRequest): IrRes
     ...(body['usage'] === undefined ? {} : { usage: body['usage'] }),
   };
 
-  const stopReason = stringField(body, 'stop_reason');
-  const stopSequence = stringField(body, 'stop_sequence');
+  const stopReason = readString(body, 'stop_reason');
+  const stopSequence = readString(body, 'stop_sequence');
   return {
-    id: stringField(body, 'id') ?? '',
-    model: stringField(body, 'model') ?? '',
+    id: readString(body, 'id') ?? '',
+    model: readString(body, 'model') ?? '',
     // Messages gives no timestamp; the time of decoding stands in for it.
     created: Math.floor(Date.now() / 1000),
     content,

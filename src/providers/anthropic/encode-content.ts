@@ -8,7 +8,7 @@ import type {
   ToolCallPart,
   ToolResultPart,
 } from '../../ir/index.js';
-import { isRecord, parseJson } from '../../wire/anthropic/index.js';
+import { isRecord, parseJson } from '../../json/json-value.js';
 import type {
   MessagesCacheControl,
   MessagesDocumentBlock,

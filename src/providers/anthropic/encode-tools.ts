@@ -1,5 +1,5 @@
 import type { IrRequest, IrTool, JsonSchema } from '../../ir/index.js';
-import { isRecord } from '../../wire/anthropic/index.js';
+import { isRecord } from '../../json/json-value.js';
 import type { MessagesToolChoice } from '../../wire/anthropic/index.js';
 import { customToolInputSchema } from './custom-tool.js';
 

@@ -1,17 +1,14 @@
 import { GatewayError } from '../../errors/gateway-error.js';
 import type { BlockKind, IrRequest, IrStreamEvent, ProviderBlob } from '../../ir/index.js';
+import type { JsonRecord } from '../../json/json-value.js';
+import { isRecord, parseJson, readNumber, readRecord, readString } from '../../json/json-value.js';
 import {
   finishFromStopReason,
-  isRecord,
   mergeMessagesUsage,
-  numberField,
-  parseJson,
   readMessagesUsage,
-  recordField,
-  stringField,
   usageFromMessagesFigures,
 } from '../../wire/anthropic/index.js';
-import type { JsonRecord, MessagesUsageFigures } from '../../wire/anthropic/index.js';
+import type { MessagesUsageFigures } from '../../wire/anthropic/index.js';
 import type { StreamDecoder } from '../provider-adapter.js';
 import { customToolNames, unwrapCustomInput } from './custom-tool.js';
 import { streamErrorFromEvent } from './decode-error.js';
@@ -97,29 +94,29 @@ export function createAnthropicStreamDecoder(request: IrRequest): StreamDecoder 
     switch (contentBlock['type']) {
       case 'text': {
         const block = open('text');
-        const text = stringField(contentBlock, 'text') ?? '';
+        const text = readString(contentBlock, 'text') ?? '';
         return [
           { type: 'block-start', index: block.index, block: { kind: 'text' } },
           ...(text === '' ? [] : [{ type: 'block-delta', index: block.index, delta: { kind: 'text', text } } as const]),
         ];
       }
       case 'thinking': {
-        const block = open('reasoning', { blob: stringField(contentBlock, 'signature') ?? '' });
-        const text = stringField(contentBlock, 'thinking') ?? '';
+        const block = open('reasoning', { blob: readString(contentBlock, 'signature') ?? '' });
+        const text = readString(contentBlock, 'thinking') ?? '';
         return [
           { type: 'block-start', index: block.index, block: { kind: 'reasoning' } },
           ...(text === '' ? [] : [{ type: 'block-delta', index: block.index, delta: { kind: 'reasoning', text } } as const]),
         ];
       }
       case 'redacted_thinking': {
-        const data = stringField(contentBlock, 'data') ?? '';
+        const data = readString(contentBlock, 'data') ?? '';
         const block = open('reasoning', { blob: data });
         const blob: ProviderBlob = { provider: 'anthropic', value: data };
         return [{ type: 'block-start', index: block.index, block: { kind: 'reasoning', redacted: true, blob } }];
       }
       case 'tool_use': {
-        const id = stringField(contentBlock, 'id');
-        const name = stringField(contentBlock, 'name');
+        const id = readString(contentBlock, 'id');
+        const name = readString(contentBlock, 'name');
         if (id === undefined || name === undefined) return fail(invalidStream('a tool_use block without id or name'));
         const custom = customTools.has(name);
         const block = open('tool-call', { custom, startInput: contentBlock['input'] });
@@ -141,20 +138,20 @@ export function createAnthropicStreamDecoder(request: IrRequest): StreamDecoder 
   function applyDelta(block: EmittedBlock, delta: JsonRecord): IrStreamEvent[] {
     switch (delta['type']) {
       case 'text_delta': {
-        const text = stringField(delta, 'text') ?? '';
+        const text = readString(delta, 'text') ?? '';
         if (block.kind !== 'text' || text === '') return [];
         return [{ type: 'block-delta', index: block.index, delta: { kind: 'text', text } }];
       }
       case 'thinking_delta': {
-        const text = stringField(delta, 'thinking') ?? '';
+        const text = readString(delta, 'thinking') ?? '';
         if (block.kind !== 'reasoning' || text === '') return [];
         return [{ type: 'block-delta', index: block.index, delta: { kind: 'reasoning', text } }];
       }
       case 'signature_delta':
-        block.blob += stringField(delta, 'signature') ?? '';
+        block.blob += readString(delta, 'signature') ?? '';
         return [];
       case 'input_json_delta': {
-        const text = stringField(delta, 'partial_json') ?? '';
+        const text = readString(delta, 'partial_json') ?? '';
         if (block.kind !== 'tool-call' || text === '') return [];
         block.argumentsText += text;
         if (block.custom) return [];
@@ -171,32 +168,32 @@ export function createAnthropicStreamDecoder(request: IrRequest): StreamDecoder 
     if (type === 'error') return fail(streamErrorFromEvent(event));
     if (phase === 'awaiting-start') {
       if (type !== 'message_start') return fail(invalidStream(`${type} before message_start`));
-      const message = recordField(event, 'message');
+      const message = readRecord(event, 'message');
       if (message === undefined) return fail(invalidStream('message_start without a message'));
       phase = 'streaming';
       figures = readMessagesUsage(message['usage']);
       return [
         {
           type: 'response-start',
-          id: stringField(message, 'id') ?? '',
-          model: stringField(message, 'model') ?? '',
+          id: readString(message, 'id') ?? '',
+          model: readString(message, 'model') ?? '',
           // Messages gives no timestamp; the arrival of message_start stands in for it.
           created: Math.floor(Date.now() / 1000),
           usage: usageFromMessagesFigures(figures),
         },
       ];
     }
-    const upstreamIndex = numberField(event, 'index');
+    const upstreamIndex = readNumber(event, 'index');
     switch (type) {
       case 'content_block_start': {
-        const contentBlock = recordField(event, 'content_block');
+        const contentBlock = readRecord(event, 'content_block');
         if (upstreamIndex === undefined || contentBlock === undefined) return fail(invalidStream('a malformed content_block_start'));
         if (blocks.has(upstreamIndex)) return fail(invalidStream(`block ${upstreamIndex} started twice`));
         return startBlock(upstreamIndex, contentBlock);
       }
       case 'content_block_delta': {
         const block = upstreamIndex === undefined ? undefined : blocks.get(upstreamIndex);
-        const delta = recordField(event, 'delta');
+        const delta = readRecord(event, 'delta');
         if (block === undefined || !block.emitted || delta === undefined) return [];
         return applyDelta(block, delta);
       }
@@ -207,10 +204,10 @@ export function createAnthropicStreamDecoder(request: IrRequest): StreamDecoder 
         return block.emitted ? closeBlock(block) : [];
       }
       case 'message_delta': {
-        const delta = recordField(event, 'delta');
+        const delta = readRecord(event, 'delta');
         if (delta !== undefined) {
-          stopReason = stringField(delta, 'stop_reason') ?? stopReason;
-          stopSequence = stringField(delta, 'stop_sequence') ?? stopSequence;
+          stopReason = readString(delta, 'stop_reason') ?? stopReason;
+          stopSequence = readString(delta, 'stop_sequence') ?? stopSequence;
         }
         // message_delta usage is cumulative and may restate (and change) input figures.
         figures = mergeMessagesUsage(figures, readMessagesUsage(event['usage']));
@@ -233,7 +230,7 @@ export function createAnthropicStreamDecoder(request: IrRequest): StreamDecoder 
       if (phase === 'finished' || data.trim() === '') return [];
       const event = parseJson(data);
       if (!isRecord(event)) return fail(invalidStream('an event that is not a JSON object'));
-      const type = stringField(event, 'type') ?? eventName;
+      const type = readString(event, 'type') ?? eventName;
       if (type === undefined) return fail(invalidStream('an event without a type'));
       return handle(type, event);
     },

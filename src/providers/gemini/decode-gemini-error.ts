@@ -1,4 +1,5 @@
 import { upstreamStatusError, type GatewayError } from '../../errors/gateway-error.js';
+import { parseJson } from '../../json/json-value.js';
 import { readGeminiErrorBody, type GeminiErrorBody } from '../../wire/gemini/gemini-error-body.js';
 
 /**
@@ -26,14 +27,6 @@ export function gatewayErrorFromGemini(
     ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
     ...(body?.status === undefined ? {} : { upstreamType: body.status }),
   });
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 function retryAfterHeader(headers: Readonly<Record<string, string>>): number | undefined {

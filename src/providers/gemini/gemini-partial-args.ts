@@ -1,3 +1,4 @@
+import { isRecord } from '../../json/json-value.js';
 import type { GeminiPartialArg } from '../../wire/gemini/generate-content-response.js';
 
 /** Builds a function call's args object from streamed `partialArgs` fragments. */
@@ -79,8 +80,4 @@ function setAt(root: Record<string, unknown>, segments: readonly PathSegment[], 
 /** Own data properties only, so a `__proto__` key in model output cannot reach a prototype setter. */
 function defineOwn(target: Record<PathSegment, unknown>, key: PathSegment, value: unknown): void {
   Object.defineProperty(target, key, { value, enumerable: true, configurable: true, writable: true });
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,5 +1,5 @@
 import type { IrRequest } from '../../ir/index.js';
-import { isRecord } from '../../wire/chat/json-value.js';
+import { isRecord } from '../../json/json-value.js';
 import type { ProviderKind, UpstreamHttpRequest, UpstreamTarget } from '../provider-adapter.js';
 import { encodeMessages } from './encode-messages.js';
 import { encodeResponseFormat, encodeToolChoice, encodeTools } from './encode-tools.js';

@@ -1,6 +1,6 @@
 import { upstreamStatusError, type GatewayError } from '../../errors/gateway-error.js';
+import { parseJson } from '../../json/json-value.js';
 import { parseChatErrorBody } from '../../wire/chat/chat-error-body.js';
-import { parseJson } from '../../wire/chat/json-value.js';
 
 /**
  * An upstream error response as a GatewayError. The upstream's message is kept (it names the

@@ -1,8 +1,8 @@
 import { GatewayError } from '../../errors/gateway-error.js';
 import { zeroUsage, type FinishInfo, type IrResponse, type OutputPart } from '../../ir/index.js';
+import { isRecord, readRecord, readString } from '../../json/json-value.js';
 import { finishFromChat } from '../../wire/chat/chat-finish-reason.js';
 import { usageFromChatPayload } from '../../wire/chat/chat-usage.js';
-import { isRecord, readRecord, readString } from '../../wire/chat/json-value.js';
 
 /** A `chat.completion` body as an IR response (first choice only: translated calls ask for one). */
 export function decodeChatResponse(body: unknown): IrResponse {

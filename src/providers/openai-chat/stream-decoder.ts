@@ -1,9 +1,9 @@
 import { GatewayError } from '../../errors/gateway-error.js';
 import { zeroUsage, type BlockKind, type FinishInfo, type IrStreamEvent, type Usage } from '../../ir/index.js';
+import { isRecord, parseJson, readRecord, readString } from '../../json/json-value.js';
 import { parseChatErrorBody } from '../../wire/chat/chat-error-body.js';
 import { finishFromChat } from '../../wire/chat/chat-finish-reason.js';
 import { usageFromChatPayload } from '../../wire/chat/chat-usage.js';
-import { isRecord, parseJson, readRecord, readString } from '../../wire/chat/json-value.js';
 import type { StreamDecoder } from '../provider-adapter.js';
 import { argumentsText } from './decode-response.js';
 

@@ -1,6 +1,6 @@
 import { GatewayError } from '../../errors/gateway-error.js';
 import type { IrRequest, ReasoningConfig } from '../../ir/index.js';
-import { isRecord } from '../../wire/chat/json-value.js';
+import { isRecord } from '../../json/json-value.js';
 import { encodeResponsesTextFormat, encodeResponsesToolChoice, encodeResponsesTools } from '../../wire/responses/responses-tools.js';
 import type { UpstreamHttpRequest, UpstreamTarget } from '../provider-adapter.js';
 import { encodeInput } from './encode-input.js';

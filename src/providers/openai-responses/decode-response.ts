@@ -1,6 +1,6 @@
 import { GatewayError } from '../../errors/gateway-error.js';
 import { zeroUsage, type IrResponse, type OutputPart } from '../../ir/index.js';
-import { isRecord, readRecord, readString } from '../../wire/chat/json-value.js';
+import { isRecord, readRecord, readString } from '../../json/json-value.js';
 import { gatewayErrorFromResponses, parseResponsesError } from '../../wire/responses/responses-error.js';
 import { finishFromResponses } from '../../wire/responses/responses-status.js';
 import { usageFromResponsesUsage } from '../../wire/responses/responses-usage.js';

@@ -1,5 +1,5 @@
 import type { OutputPart } from '../../ir/index.js';
-import { isRecord, readString } from '../../wire/chat/json-value.js';
+import { isRecord, readString } from '../../json/json-value.js';
 import { joinNamespacedName } from '../../wire/responses/namespaced-tool.js';
 import { blobFromClientValue } from '../../ir/client-blob.js';
 

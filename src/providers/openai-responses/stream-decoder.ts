@@ -1,7 +1,7 @@
 import { GatewayError } from '../../errors/gateway-error.js';
 import { zeroUsage, type BlockKind, type IrStreamEvent, type ProviderBlob } from '../../ir/index.js';
-import { isRecord, parseJson, readRecord, readString } from '../../wire/chat/json-value.js';
 import { blobFromClientValue } from '../../ir/client-blob.js';
+import { isRecord, parseJson, readRecord, readString } from '../../json/json-value.js';
 import { gatewayErrorFromResponses, parseResponsesError } from '../../wire/responses/responses-error.js';
 import { finishFromResponses } from '../../wire/responses/responses-status.js';
 import { usageFromResponsesUsage } from '../../wire/responses/responses-usage.js';

@@ -1,5 +1,4 @@
 export type * from './messages-types.js';
-export * from './json-value.js';
 export * from './messages-usage.js';
 export * from './stop-reason.js';
 export * from './error-type.js';

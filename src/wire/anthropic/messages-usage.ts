@@ -1,6 +1,6 @@
 import type { Usage } from '../../ir/index.js';
+import { isRecord, readNumber, readRecord } from '../../json/json-value.js';
 import type { MessagesUsage } from './messages-types.js';
-import { isRecord, numberField, recordField } from './json-value.js';
 
 /**
  * Usage figures as read from a Messages `usage` object; absent or null fields stay undefined so
@@ -17,13 +17,13 @@ export interface MessagesUsageFigures {
 /** Reads the figures a Messages usage object carries (unknown input tolerated: undefined figures). */
 export function readMessagesUsage(value: unknown): MessagesUsageFigures {
   if (!isRecord(value)) return {};
-  const details = recordField(value, 'output_tokens_details');
+  const details = readRecord(value, 'output_tokens_details');
   return {
-    input: numberField(value, 'input_tokens'),
-    cacheWrite: numberField(value, 'cache_creation_input_tokens'),
-    cacheRead: numberField(value, 'cache_read_input_tokens'),
-    output: numberField(value, 'output_tokens'),
-    thinking: details === undefined ? undefined : numberField(details, 'thinking_tokens'),
+    input: readNumber(value, 'input_tokens'),
+    cacheWrite: readNumber(value, 'cache_creation_input_tokens'),
+    cacheRead: readNumber(value, 'cache_read_input_tokens'),
+    output: readNumber(value, 'output_tokens'),
+    thinking: details === undefined ? undefined : readNumber(details, 'thinking_tokens'),
   };
 }
 

@@ -1,4 +1,4 @@
-import { isRecord, parseJson } from './json-value.js';
+import { isRecord, parseJson } from '../../json/json-value.js';
 
 /**
  * Tool-call arguments (JSON text in the IR) as the `input` object Messages requires. Messages

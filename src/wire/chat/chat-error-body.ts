@@ -1,4 +1,4 @@
-import { isRecord, readString } from './json-value.js';
+import { isRecord, readString } from '../../json/json-value.js';
 
 export interface ChatErrorFields {
   readonly message: string;

@@ -1,6 +1,6 @@
 import { type Usage, usageFromOverlapping } from '../../ir/index.js';
+import { isRecord, readCount, readRecord } from '../../json/json-value.js';
 import type { ChatUsage } from './chat-wire-types.js';
-import { isRecord, readCount, readRecord } from './json-value.js';
 
 /**
  * Converts a chat `usage` object into disjoint buckets. Handles the vendor variations seen in

@@ -4,12 +4,13 @@
  * must accumulate the result into the same message. (Lives under wire/ because it is the one
  * place allowed to exercise formats/ and providers/ side by side.)
  */
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { chatFormat } from '../../formats/chat/index.js';
 import type { EncodeContext } from '../../formats/client-format.js';
 import type { IrRequest } from '../../ir/index.js';
 import { createOpenAIChatAdapter } from '../../providers/openai-chat/index.js';
+import { clientAnswering } from './client-answering.test-support.js';
 import { chatStreamFixtures, readChunkLines, readJsonFixture } from './chat-fixtures.test-support.js';
 
 const adapter = createOpenAIChatAdapter('openai-compatible');
@@ -29,16 +30,6 @@ function reencode(chunksFile: string, context: EncodeContext): string {
   const encoder = chatFormat.createStreamEncoder(context);
   const events = [...readChunkLines(chunksFile).flatMap((line) => decoder.push(undefined, line)), ...decoder.push(undefined, '[DONE]'), ...decoder.end()];
   return events.map((event) => encoder.encode(event)).join('');
-}
-
-/** An SDK client whose every request is answered with `body`. */
-function clientAnswering(body: string, contentType: string): OpenAI {
-  return new OpenAI({
-    apiKey: 'sk-test',
-    baseURL: 'http://gateway.test/v1',
-    maxRetries: 0,
-    fetch: async () => new Response(body, { status: 200, headers: { 'content-type': contentType } }),
-  });
 }
 
 async function sdkAccumulate(sse: string): Promise<OpenAI.ChatCompletion> {

@@ -1,3 +1,5 @@
+import { isRecord } from '../../json/json-value.js';
+
 /** What the gateway reads from a Gemini error body `{error:{code,message,status,details}}`. */
 export interface GeminiErrorBody {
   readonly code?: number;
@@ -42,8 +44,4 @@ export function parseDurationSeconds(value: unknown): number | undefined {
   const match = /^(\d+(?:\.\d+)?)s$/.exec(value.trim());
   if (!match?.[1]) return undefined;
   return Math.ceil(Number(match[1]));
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -4,7 +4,7 @@
  * re-encoded by the responses client format, and the SDK must accumulate the same answer. (Lives
  * under wire/ because it is the one place allowed to exercise formats/ and providers/ together.)
  */
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../errors/gateway-error.js';
 import type { EncodeContext } from '../../formats/client-format.js';
@@ -13,6 +13,7 @@ import type { IrStreamEvent, IrTool } from '../../ir/index.js';
 import { anthropicAdapter } from '../../providers/anthropic/index.js';
 import { createOpenAIChatAdapter } from '../../providers/openai-chat/index.js';
 import { openAIResponsesAdapter } from '../../providers/openai-responses/index.js';
+import { clientAnswering } from '../chat/client-answering.test-support.js';
 import { chatStreamFixtures } from '../chat/chat-fixtures.test-support.js';
 import { readChunkLines, readJsonFixture, readStreams, responsesStreamFixtures } from './responses-fixtures.test-support.js';
 
@@ -29,15 +30,6 @@ function encode(events: readonly IrStreamEvent[], context: EncodeContext): strin
 function decodeResponsesLines(lines: readonly string[], context: EncodeContext): IrStreamEvent[] {
   const decoder = openAIResponsesAdapter.createStreamDecoder(context.request);
   return [...lines.flatMap((line) => decoder.push(JSON.parse(line).type as string, line)), ...decoder.end()];
-}
-
-function clientAnswering(body: string, contentType: string): OpenAI {
-  return new OpenAI({
-    apiKey: 'sk-test',
-    baseURL: 'http://gateway.test/v1',
-    maxRetries: 0,
-    fetch: async () => new Response(body, { status: 200, headers: { 'content-type': contentType } }),
-  });
 }
 
 async function sdkFinal(sse: string): Promise<OpenAI.Responses.Response> {

@@ -1,5 +1,5 @@
 import type { FunctionTool, IrTool } from '../../ir/index.js';
-import { isRecord, readString } from '../chat/json-value.js';
+import { isRecord, readString } from '../../json/json-value.js';
 
 /**
  * Responses `namespace` tools group functions (Codex sends `multi_agent_v1` with `spawn_agent`,

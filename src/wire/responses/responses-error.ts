@@ -1,6 +1,6 @@
 import { GatewayError } from '../../errors/gateway-error.js';
+import { isRecord, readString } from '../../json/json-value.js';
 import { openAIErrorCode } from '../chat/openai-error-body.js';
-import { isRecord, readString } from '../chat/json-value.js';
 import type { ResponsesErrorObject } from './responses-wire-types.js';
 
 export interface ResponsesErrorFields {

@@ -1,5 +1,5 @@
 import { type Usage, usageFromOverlapping } from '../../ir/index.js';
-import { isRecord, readCount, readRecord } from '../chat/json-value.js';
+import { isRecord, readCount, readRecord } from '../../json/json-value.js';
 import type { ResponsesUsage } from './responses-wire-types.js';
 
 /**
