@@ -102,7 +102,7 @@ export function cpuSeconds(pid) {
 
 /**
  * Samples RSS every `intervalMs` until stopped.
- * @returns {{ stop(): { peakKb: number|null, medianKb: number|null, cpuPercent: number|null, samples: {t:number,kb:number}[] } }}
+ * @returns {{ stop(): { peakKb: number|null, medianKb: number|null, cpuPercent: number|null, cpuSeconds: number|null, samples: {t:number,kb:number}[] } }}
  */
 export function watchProcess(pid, intervalMs = 250) {
   const startedAt = Date.now();
@@ -126,6 +126,7 @@ export function watchProcess(pid, intervalMs = 250) {
         peakKb: sorted.length ? sorted[sorted.length - 1] : null,
         medianKb: sorted.length ? sorted[Math.floor(sorted.length / 2)] : null,
         cpuPercent: cpuAtStart !== undefined && cpuAtEnd !== undefined && elapsed > 0 ? Number((((cpuAtEnd - cpuAtStart) / elapsed) * 100).toFixed(1)) : null,
+        cpuSeconds: cpuAtStart !== undefined && cpuAtEnd !== undefined ? cpuAtEnd - cpuAtStart : null,
         samples,
       };
     },

@@ -26,7 +26,7 @@ function aggregate(runs, scenario, target) {
     reps: list.length, rpsList: list.map((run) => run.rps), errors: list.reduce((sum, run) => sum + errorsOf(run), 0),
     rps: field('rps'), p50: field('lat_p50_us'), p90: field('lat_p90_us'), p99: field('lat_p99_us'),
     ttfb50: field('ttfb_p50_ms'), ttfb99: field('ttfb_p99_ms'), total50: field('total_p50_ms'),
-    cpu: field('sut_cpu_pct'), rss: median(list.map((run) => run.sut_peak_rss_kb)), foreign: field('foreign_cpu_pct'),
+    cpu: field('sut_cpu_pct'), cpuPerRequest: field('sut_cpu_us_per_request'), rss: median(list.map((run) => run.sut_peak_rss_kb)), foreign: field('foreign_cpu_pct'),
     hits: list.reduce((sum, run) => sum + (run.upstream_hits ?? 0), 0), requests: list.reduce((sum, run) => sum + (run.requests ?? run.streams ?? 0), 0),
     first_error: list.find((run) => run.first_error)?.first_error,
   };
@@ -57,10 +57,10 @@ export function summarize(results) {
   const wrkScenarios = scenarioNames.filter((name) => runs.find((run) => run.scenario === name).tool === 'wrk');
   const many = wrkScenarios.filter((name) => runs.find((run) => run.scenario === name).connections > 1);
   if (many.length) {
-    push('## Throughput (non-streamed)', '', '| scenario | conns | direct RPS | node-proxy RPS | gateway RPS (reps) | ×direct | ×node-proxy | gateway p50 / p99 ms | gateway CPU | foreign | gateway RSS MB | errors |', '|---|---:|---:|---:|---|---:|---:|---|---:|---:|---:|---:|');
+    push('## Throughput (non-streamed)', '', '| scenario | conns | direct RPS | node-proxy RPS | gateway RPS (reps) | ×direct | ×node-proxy | gateway p50 / p99 ms | gateway CPU | CPU µs/request: node-proxy / gateway | foreign | gateway RSS MB | errors |', '|---|---:|---:|---:|---|---:|---:|---|---:|---|---:|---:|---:|');
     for (const name of many) {
       const [direct, proxy, gateway] = ['direct', 'nodeproxy', 'gateway'].map((target) => aggregate(runs, name, target));
-      push(`| ${titleOf[name]} \`${name}\` | ${runs.find((run) => run.scenario === name).connections} | ${fixed(direct?.rps)} | ${fixed(proxy?.rps)} | ${fixed(gateway?.rps)}${gateway ? ` (${gateway.rpsList.map((rps) => fixed(rps)).join(', ')})` : ''} | ${ratio(gateway?.rps, direct?.rps)} | ${ratio(gateway?.rps, proxy?.rps)} | ${ms(gateway?.p50)} / ${ms(gateway?.p99)} | ${fixed(gateway?.cpu)} % | ${fixed(gateway?.foreign)} % | ${mb(gateway?.rss)} | ${gateway ? gateway.errors : '–'} |`);
+      push(`| ${titleOf[name]} \`${name}\` | ${runs.find((run) => run.scenario === name).connections} | ${fixed(direct?.rps)} | ${fixed(proxy?.rps)} | ${fixed(gateway?.rps)}${gateway ? ` (${gateway.rpsList.map((rps) => fixed(rps)).join(', ')})` : ''} | ${ratio(gateway?.rps, direct?.rps)} | ${ratio(gateway?.rps, proxy?.rps)} | ${ms(gateway?.p50)} / ${ms(gateway?.p99)} | ${fixed(gateway?.cpu)} % | ${fixed(proxy?.cpuPerRequest)} / ${fixed(gateway?.cpuPerRequest)} | ${fixed(gateway?.foreign)} % | ${mb(gateway?.rss)} | ${gateway ? gateway.errors : '–'} |`);
     }
     push('');
   }
