@@ -7,6 +7,15 @@ import type { BlobProvider, ProviderBlob } from './content.js';
  * turn it is recognised and goes back only to the provider that made it.
  */
 const tagPrefix = 'switchyard.v1.';
+
+/**
+ * Whether a client body may hold another provider's blob. Such a body cannot be passed through
+ * unchanged (the upstream would reject a signature it did not make), so it is translated, which
+ * drops the foreign blobs. A plain substring test: cheap enough for every passed-through body.
+ */
+export function mayHoldForeignBlob(rawBody: string): boolean {
+  return rawBody.includes(tagPrefix);
+}
 const providers: readonly BlobProvider[] = ['openai', 'anthropic', 'gemini', 'sim'];
 
 export interface ClientBlobValue {

@@ -7,4 +7,4 @@ export type * from './stream-event.js';
 export type * from './finish-reason.js';
 export * from './usage.js';
 export { StreamAccumulator } from './stream-accumulator.js';
-export { blobFromClientValue, clientBlobValue, type ClientBlobValue } from './client-blob.js';
+export { blobFromClientValue, clientBlobValue, mayHoldForeignBlob, type ClientBlobValue } from './client-blob.js';

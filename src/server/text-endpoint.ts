@@ -3,6 +3,7 @@ import type { HttpBindings } from '@hono/node-server';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { ClientFormat, FormatName } from '../formats/client-format.js';
 import type { IrRequest } from '../ir/request.js';
+import { mayHoldForeignBlob } from '../ir/client-blob.js';
 import { assertEndpointAllowed, assertModelAllowed } from '../keys/key-scope.js';
 import type { EndpointFamily } from '../keys/endpoint-family.js';
 import { costNanoUsd } from '../metering/price.js';
@@ -58,6 +59,7 @@ export async function handleTextRequest(
     const { rawBody, parsedBody, deliver } = prepare === undefined ? read : await prepare(read, key);
     const { request, refusal } = decodeForRouting(format, parsedBody);
     const model = resolveModel(services, request?.model ?? (parsedBody.model as string), key);
+    const foreignBlobs = mayHoldForeignBlob(rawBody);
     const clientSignal = context.req.raw.signal;
     const { outcome: committed, route: servedBy } = await runWithFallback(
       model.routes,
@@ -75,10 +77,8 @@ export async function handleTextRequest(
           forwarded,
           encode: { requestId, model: request?.model ?? String(parsedBody.model), request: request ?? emptyRequest },
         };
-        const call =
-          adapter.nativeFormats.includes(format.name) || request === undefined
-            ? passthroughCall(attempt, rawBody, parsedBody)
-            : translatedCall(attempt, request);
+        const passThrough = request === undefined || (adapter.nativeFormats.includes(format.name) && !foreignBlobs);
+        const call = passThrough ? passthroughCall(attempt, rawBody, parsedBody) : translatedCall(attempt, request);
         return call.then((outcome) => ({ outcome, route }));
       },
       (report) =>

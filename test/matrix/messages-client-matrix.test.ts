@@ -21,10 +21,6 @@ const knownFailures: KnownFailures = {
   'messages gemini reasoning round trip non-stream': geminiCallSignatureLost,
   'messages openai reasoning round trip stream': openAiReasoningDropped,
   'messages openai reasoning round trip non-stream': openAiReasoningDropped,
-  'messages openai blob isolation to anthropic stream':
-    'Messages clients on an Anthropic upstream are passed through (src/passthrough/passthrough-call.ts, rewrite-body.ts edit only ' +
-    '`model`), so a thinking block whose signature the gateway tagged for OpenAI (clientBlobValue in src/ir/client-blob.ts: ' +
-    '"switchyard.v1.openai.signed.…") reaches Anthropic verbatim, which rejects an invalid signature. Passthrough should drop blocks tagged for another provider.',
 };
 
 defineFormatMatrix('messages', knownFailures);

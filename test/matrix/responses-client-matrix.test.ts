@@ -14,10 +14,6 @@ const geminiCallSignatureLost =
 const knownFailures: KnownFailures = {
   'responses gemini reasoning round trip stream': geminiCallSignatureLost,
   'responses gemini reasoning round trip non-stream': geminiCallSignatureLost,
-  'responses anthropic blob isolation to openai stream':
-    'Responses clients on an OpenAI upstream are passed through (src/passthrough/passthrough-call.ts, rewrite-body.ts edit only ' +
-    '`model`), so a reasoning item whose encrypted_content the gateway tagged for Anthropic (clientBlobValue in src/ir/client-blob.ts: ' +
-    '"switchyard.v1.anthropic.signed.…") reaches OpenAI verbatim; OpenAI cannot decrypt it. Passthrough should drop items tagged for another provider.',
 };
 
 defineFormatMatrix('responses', knownFailures);
