@@ -78,6 +78,7 @@ export async function handleTextRequest(
           encode: { requestId, model: request?.model ?? String(parsedBody.model), request: request ?? emptyRequest },
         };
         const passThrough = request === undefined || (adapter.nativeFormats.includes(format.name) && !foreignBlobs);
+        if (!passThrough) noteUnservedHostedTools(services, requestId, request, adapter.nativeFormats);
         const call = passThrough ? passthroughCall(attempt, rawBody, parsedBody) : translatedCall(attempt, request);
         return call.then((outcome) => ({ outcome, route }));
       },
@@ -99,6 +100,17 @@ export async function handleTextRequest(
     }
     return errorResponse(error, requestId, format);
   }
+}
+
+/**
+ * Hosted tools (web search, tool search, server tools) run inside the vendor whose format they were
+ * written for; another upstream cannot serve them, so adapters leave them out. That is logged,
+ * never an error: agents such as Codex always send them.
+ */
+function noteUnservedHostedTools(services: GatewayServices, requestId: string, request: IrRequest, upstreamFormats: readonly FormatName[]): void {
+  const unserved = (request.tools ?? []).filter((tool) => tool.type === 'hosted' && !(upstreamFormats as readonly string[]).includes(tool.format));
+  if (unserved.length === 0) return;
+  services.logger.info({ requestId, tools: unserved.map((tool) => tool.name) }, 'hosted tools left out: the upstream cannot serve them');
 }
 
 /** Stands in for the decoded request on passthrough attempts, which never read it. */
