@@ -54,3 +54,18 @@ describe.each(['sim-gpt', 'sim-claude', 'sim-gemini'])('Responses clients agains
     expect(second.usage?.total_tokens).toBeGreaterThan(0);
   });
 });
+
+describe('hosted tools', () => {
+  it('leaves out a hosted tool the upstream cannot serve, notes it in the log, and answers', async () => {
+    const response = await client.responses.create({
+      model: 'sim-claude',
+      input: 'search for nothing',
+      store: false,
+      tools: [{ type: 'web_search' }, shellTool],
+    });
+    expect(response.status).toBe('completed');
+    expect(response.output_text).toContain('search for nothing');
+    expect(gateway.logs()).toContain('hosted tools left out');
+    expect(gateway.logs()).toContain('"tools":["web_search"]');
+  });
+});
