@@ -25,6 +25,8 @@ export interface UsageTap {
   observe(eventName: string | undefined, data: string): void;
   /** Usage seen so far (undefined when the stream carried none). */
   usage(): Usage | undefined;
+  /** Whether the stream reached its format's last event (or an error event that ends it). */
+  ended(): boolean;
 }
 
 export interface EncodedError {

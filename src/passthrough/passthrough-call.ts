@@ -1,3 +1,4 @@
+import { GatewayError } from '../errors/gateway-error.js';
 import type { UsageTap } from '../formats/client-format.js';
 import type { Usage } from '../ir/usage.js';
 import { linkedAbortController, type AttemptContext } from '../routing/attempt-context.js';
@@ -43,7 +44,8 @@ export async function passthroughCall(
   const tap = format.createUsageTap();
   let resolveCompletion: (completion: CallCompletion) => void = () => {};
   const completion = new Promise<CallCompletion>((resolve) => (resolveCompletion = resolve));
-  const chunks = prepared.injectedUsageChunk ? relayWithoutUsageEvent(response, tap) : relay(response, tap);
+  const relayed = prepared.injectedUsageChunk ? relayWithoutUsageEvent(response, tap) : relay(response, tap);
+  const chunks = endingWithErrorIfCut(relayed, tap, context);
   const body = await commitOnFirstChunk(
     chunks,
     (completed) => resolveCompletion({ usage: tap.usage(), completed, status: 200 }),
@@ -64,6 +66,32 @@ function usageFromBytes(context: AttemptContext, bytes: Uint8Array): Usage | und
   } catch {
     return undefined;
   }
+}
+
+/**
+ * An upstream that stops before its format's last event (connection dropped, server crashed)
+ * leaves the client waiting for an end that never comes: the relay then adds the format's own
+ * error event, so the client knows the answer is incomplete.
+ */
+async function* endingWithErrorIfCut(
+  chunks: AsyncGenerator<Uint8Array, void, void>,
+  tap: UsageTap,
+  context: AttemptContext,
+): AsyncGenerator<Uint8Array, void, void> {
+  let failure: GatewayError | undefined;
+  let sentAnything = false;
+  try {
+    for await (const chunk of chunks) {
+      sentAnything = true;
+      yield chunk;
+    }
+  } catch (error) {
+    if (!sentAnything) throw error;
+    failure = upstreamTransportError(error);
+  }
+  if (tap.ended()) return;
+  failure ??= new GatewayError('upstream_invalid_response', 'The upstream ended the stream before it was complete.');
+  yield encoder.encode(context.format.encodeStreamError(failure, context.encode.requestId));
 }
 
 async function* relay(response: UpstreamResponse, tap: UsageTap): AsyncGenerator<Uint8Array, void, void> {

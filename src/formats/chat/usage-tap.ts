@@ -16,8 +16,11 @@ export function usageFromChatBody(body: unknown): Usage | undefined {
 /** Reads usage from a passed-through chat stream without parsing every chunk. */
 export function createChatUsageTap(): UsageTap {
   let latest: Usage | undefined;
+  let ended = false;
   return {
     observe(_eventName: string | undefined, data: string): void {
+      // `[DONE]` ends a chat stream; an error payload ends it too (nothing follows it).
+      if (data === '[DONE]' || data.startsWith('{"error"')) ended = true;
       if (!usageObjectPattern.test(data)) return;
       const found = usageFromChatPayload(parseJson(data));
       if (found !== undefined) latest = found;
@@ -25,5 +28,6 @@ export function createChatUsageTap(): UsageTap {
     usage(): Usage | undefined {
       return latest;
     },
+    ended: () => ended,
   };
 }

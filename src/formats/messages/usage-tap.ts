@@ -10,7 +10,7 @@ import type { MessagesUsageFigures } from '../../wire/anthropic/index.js';
 import type { UsageTap } from '../client-format.js';
 
 /** For streams relayed without `event:` names: the type is the first key of every Messages event. */
-const usageEventPattern = /^\s*\{\s*"type"\s*:\s*"(message_start|message_delta)"/;
+const usageEventPattern = /^\s*\{\s*"type"\s*:\s*"(message_start|message_delta|message_stop|error)"/;
 
 export function usageFromMessagesBody(body: unknown): Usage | undefined {
   if (!isRecord(body) || !isRecord(body['usage'])) return undefined;
@@ -24,9 +24,12 @@ export function usageFromMessagesBody(body: unknown): Usage | undefined {
  */
 export function createMessagesUsageTap(): UsageTap {
   let figures: MessagesUsageFigures | undefined;
+  let ended = false;
   return {
     observe(eventName: string | undefined, data: string): void {
       const name = eventName ?? usageEventPattern.exec(data)?.[1];
+      // message_stop ends a Messages stream; an error event ends it too (nothing follows it).
+      if (name === 'message_stop' || name === 'error') ended = true;
       if (name !== 'message_start' && name !== 'message_delta') return;
       const event = parseJson(data);
       if (!isRecord(event)) return;
@@ -37,5 +40,6 @@ export function createMessagesUsageTap(): UsageTap {
     usage(): Usage | undefined {
       return figures === undefined ? undefined : usageFromMessagesFigures(figures);
     },
+    ended: () => ended,
   };
 }

@@ -14,11 +14,13 @@ export function usageFromResponsesBody(body: unknown): Usage | undefined {
 /** Reads usage from a passed-through Responses stream without parsing every event. */
 export function createResponsesUsageTap(): UsageTap {
   let latest: Usage | undefined;
+  let ended = false;
   return {
     observe(eventName: string | undefined, data: string): void {
       // The `event:` line is optional in Responses streams; without it the data's type decides.
       const terminal = eventName !== undefined && eventName !== 'message' ? terminalEvents.has(eventName) : terminalTypePattern.test(data);
       if (!terminal) return;
+      ended = true;
       const payload = parseJson(data);
       const found = isRecord(payload) ? usageFromResponsesUsage(readRecord(payload, 'response')?.['usage']) : undefined;
       if (found !== undefined) latest = found;
@@ -26,5 +28,6 @@ export function createResponsesUsageTap(): UsageTap {
     usage(): Usage | undefined {
       return latest;
     },
+    ended: () => ended,
   };
 }
