@@ -21,4 +21,35 @@ describe('reasoning blobs handed to clients', () => {
   it('treats an unknown tag as the native provider\'s value', () => {
     expect(blobFromClientValue('switchyard.v1.nobody.signed.x', 'openai').blob).toEqual({ provider: 'openai', value: 'switchyard.v1.nobody.signed.x' });
   });
+
+  it('carries an OpenAI reasoning item id inside the tag, for formats with no slot for it', () => {
+    const value = clientBlobValue({ provider: 'openai', value: 'gAAAA.enc==' }, 'anthropic', false, 'rs_0a1b2c');
+    expect(value).toBe('switchyard.v1.openai.item-rs_0a1b2c.gAAAA.enc==');
+    expect(blobFromClientValue(value, 'anthropic')).toEqual({ blob: { provider: 'openai', value: 'gAAAA.enc==' }, redacted: false, itemId: 'rs_0a1b2c' });
+  });
+
+  it('keeps the item id and the redacted mark together', () => {
+    const value = clientBlobValue({ provider: 'openai', value: 'opaque' }, 'anthropic', true, 'rs_with-hyphen');
+    expect(value).toBe('switchyard.v1.openai.redacted-item-rs_with-hyphen.opaque');
+    expect(blobFromClientValue(value, 'anthropic')).toEqual({ blob: { provider: 'openai', value: 'opaque' }, redacted: true, itemId: 'rs_with-hyphen' });
+  });
+
+  it('leaves out an item id holding a dot (the tag separator) rather than corrupt the value', () => {
+    const value = clientBlobValue({ provider: 'openai', value: 'enc' }, 'anthropic', false, 'rs_a.b');
+    expect(value).toBe('switchyard.v1.openai.signed.enc');
+    expect(blobFromClientValue(value, 'anthropic')).toEqual({ blob: { provider: 'openai', value: 'enc' }, redacted: false });
+  });
+
+  it('puts no item id on the format provider\'s own blob (the format has its own slot for it)', () => {
+    expect(clientBlobValue({ provider: 'openai', value: 'enc' }, 'openai', false, 'rs_1')).toBe('enc');
+  });
+
+  it('still reads tags written before item ids were carried', () => {
+    expect(blobFromClientValue('switchyard.v1.openai.signed.enc', 'anthropic')).toEqual({ blob: { provider: 'openai', value: 'enc' }, redacted: false });
+    expect(blobFromClientValue('switchyard.v1.anthropic.redacted.x', 'openai')).toEqual({ blob: { provider: 'anthropic', value: 'x' }, redacted: true });
+  });
+
+  it('treats a tag with an empty item id as the native provider\'s value', () => {
+    expect(blobFromClientValue('switchyard.v1.openai.item-.enc', 'anthropic').blob).toEqual({ provider: 'anthropic', value: 'switchyard.v1.openai.item-.enc' });
+  });
 });

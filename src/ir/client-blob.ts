@@ -5,8 +5,15 @@ import type { BlobProvider, ProviderBlob } from './content.js';
  * `encrypted_content`), but a client format has one slot and no provider field. A blob from the
  * format's own provider goes out as is; another provider's is tagged with its name, so on the next
  * turn it is recognised and goes back only to the provider that made it.
+ *
+ * Tag: `switchyard.v1.<provider>.<flavour>.<value>`, the flavour being `signed` or `redacted`, or
+ * `item-<id>` / `redacted-item-<id>` when the blob belongs to a named provider item: OpenAI only
+ * takes encrypted reasoning back inside its `rs_…` item, and a Messages thinking block has no
+ * slot for that id. Ids never hold a dot (the separator); one that does is left out of the tag.
  */
 const tagPrefix = 'switchyard.v1.';
+const itemFlavour = 'item-';
+const redactedItemFlavour = 'redacted-item-';
 
 /**
  * Whether a client body may hold another provider's blob. Such a body cannot be passed through
@@ -22,12 +29,33 @@ export interface ClientBlobValue {
   readonly blob: ProviderBlob;
   /** The tagged blob was a redacted payload rather than a signature. */
   readonly redacted: boolean;
+  /** The provider's item id the blob belongs to, when the tag carried one. */
+  readonly itemId?: string;
 }
 
-/** The value to put in the client format's slot. */
-export function clientBlobValue(blob: ProviderBlob, nativeProvider: BlobProvider, redacted = false): string {
+function isTaggableItemId(itemId: string | undefined): itemId is string {
+  return itemId !== undefined && itemId !== '' && !itemId.includes('.');
+}
+
+/**
+ * The value to put in the client format's slot. `itemId` (the provider's reasoning item id) goes
+ * into the tag for formats that have no slot of their own for it; a native blob never carries it.
+ */
+export function clientBlobValue(blob: ProviderBlob, nativeProvider: BlobProvider, redacted = false, itemId?: string): string {
   if (blob.provider === nativeProvider) return blob.value;
-  return `${tagPrefix}${blob.provider}.${redacted ? 'redacted' : 'signed'}.${blob.value}`;
+  const flavour = isTaggableItemId(itemId)
+    ? `${redacted ? redactedItemFlavour : itemFlavour}${itemId}`
+    : redacted ? 'redacted' : 'signed';
+  return `${tagPrefix}${blob.provider}.${flavour}.${blob.value}`;
+}
+
+function readFlavour(flavour: string | undefined): { redacted: boolean; itemId?: string } | undefined {
+  if (flavour === 'signed' || flavour === 'redacted') return { redacted: flavour === 'redacted' };
+  if (flavour === undefined) return undefined;
+  for (const [prefix, redacted] of [[redactedItemFlavour, true], [itemFlavour, false]] as const) {
+    if (flavour.startsWith(prefix) && flavour.length > prefix.length) return { redacted, itemId: flavour.slice(prefix.length) };
+  }
+  return undefined;
 }
 
 /** The blob a client echoed back: its native provider's unless it carries our tag. */
@@ -35,8 +63,9 @@ export function blobFromClientValue(value: string, nativeProvider: BlobProvider)
   if (value.startsWith(tagPrefix)) {
     const [provider, flavour, ...rest] = value.slice(tagPrefix.length).split('.');
     const known = providers.find((candidate) => candidate === provider);
-    if (known !== undefined && (flavour === 'redacted' || flavour === 'signed')) {
-      return { blob: { provider: known, value: rest.join('.') }, redacted: flavour === 'redacted' };
+    const read = readFlavour(flavour);
+    if (known !== undefined && read !== undefined) {
+      return { blob: { provider: known, value: rest.join('.') }, ...read };
     }
   }
   return { blob: { provider: nativeProvider, value }, redacted: false };

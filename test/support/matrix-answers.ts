@@ -133,7 +133,12 @@ export function expectedUsage(format: FormatName, response: IrResponse): ClientU
   return { input: usage.inputUncached, output: totalOutputTokens(usage), cacheRead: usage.cacheRead, cacheWrite: usage.cacheWrite };
 }
 
-/** Reasoning as the format shows it: chat one text without blob, the others one entry per part. */
+/**
+ * Reasoning as the format shows it: chat one text without blob, the others one entry per part,
+ * plus, right before a tool call signed by another provider (Gemini), a text-less entry carrying
+ * that call's tagged blob (the formats have no slot for it on the call). Messages tags carry the
+ * OpenAI reasoning item id, which a thinking block has no slot for either.
+ */
 export function expectedReasoning(format: FormatName, response: IrResponse): ClientReasoning[] {
   const parts = response.content.flatMap((part) => (part.type === 'reasoning' ? [part] : []));
   if (format === 'chat') {
@@ -141,13 +146,16 @@ export function expectedReasoning(format: FormatName, response: IrResponse): Cli
     return text === '' ? [] : [{ text }];
   }
   const native = format === 'messages' ? 'anthropic' : 'openai';
-  return parts
-    .filter((part) => part.text !== '' || part.blob !== undefined)
-    .map((part) => {
-      const blob = part.blob === undefined ? (format === 'messages' ? '' : undefined) : clientBlobValue(part.blob, native, part.redacted === true);
-      if (part.redacted === true && part.blob?.provider === 'anthropic' && format === 'messages') return { text: '', blob: part.blob.value };
-      return { text: part.text, ...(blob === undefined ? {} : { blob }) };
-    });
+  return response.content.flatMap((part): ClientReasoning[] => {
+    if (part.type === 'tool-call') {
+      return part.blob === undefined || part.blob.provider === native ? [] : [{ text: '', blob: clientBlobValue(part.blob, native) }];
+    }
+    if (part.type !== 'reasoning' || (part.text === '' && part.blob === undefined)) return [];
+    const itemId = format === 'messages' ? part.itemId : undefined;
+    const blob = part.blob === undefined ? (format === 'messages' ? '' : undefined) : clientBlobValue(part.blob, native, part.redacted === true, itemId);
+    if (part.redacted === true && part.blob?.provider === 'anthropic' && format === 'messages') return [{ text: '', blob: part.blob.value }];
+    return [{ text: part.text, ...(blob === undefined ? {} : { blob }) }];
+  });
 }
 
 /** Everything a client of `format` should see for the decoded answer (usage: see expectedUsage). */

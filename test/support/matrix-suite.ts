@@ -142,6 +142,8 @@ export function defineFormatMatrix(format: FormatName, knownFailures: KnownFailu
         expect(blobs.length, 'the recording carries a blob').toBeGreaterThan(0);
         const aliases = blobAliases(one.exchange);
         expect(history.reasoningBlobs.map((blob) => canonicalBlob(blob, aliases))).toEqual(blobs.map((blob) => canonicalBlob(blob, aliases)));
+        // The signature must be back on the call itself, not beside a call signed with the stand-in.
+        expect(history.signatureStandIns, 'Gemini calls signed with the stand-in').toBe(0);
       }
       expect(history.unsignedThinking, 'thinking without a signature').toBe(0);
       expect(two.exchange.requestBody).not.toContain('switchyard.v1.');

@@ -65,8 +65,9 @@ export function decodeBlock(block: BlockInput, role: Role, path: readonly PathKe
       const thinking = parseOrThrow(thinkingBlockSchema, block, path);
       // An empty signature cannot be verified by anyone, so there is nothing to carry back.
       if (thinking.signature === '') return { type: 'reasoning', text: thinking.thinking };
-      const { blob, redacted } = blobFromClientValue(thinking.signature, 'anthropic');
-      return { type: 'reasoning', text: thinking.thinking, blob, ...(redacted ? { redacted } : {}) };
+      // A tag may name the provider's reasoning item (OpenAI's rs_…), which it needs back with the blob.
+      const { blob, redacted, itemId } = blobFromClientValue(thinking.signature, 'anthropic');
+      return { type: 'reasoning', text: thinking.thinking, blob, ...(redacted ? { redacted } : {}), ...(itemId === undefined ? {} : { itemId }) };
     }
     case 'redacted_thinking': {
       const redacted = parseOrThrow(redactedThinkingBlockSchema, block, path);

@@ -120,6 +120,29 @@ describe('Messages decodeRequest: recorded client bodies', () => {
     });
   });
 
+  it('reads the OpenAI reasoning item id and another provider\'s call signature back out of echoed thinking blocks', () => {
+    const request = messagesFormat.decodeRequest({
+      model: 'm',
+      max_tokens: 10,
+      messages: [
+        { role: 'user', content: 'hi' },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'thinking', thinking: 'plan', signature: 'switchyard.v1.openai.item-rs_42.enc.v1' },
+            { type: 'thinking', thinking: '', signature: 'switchyard.v1.gemini.signed.sig-call' },
+            { type: 'tool_use', id: 'call_1', name: 'f', input: {} },
+          ],
+        },
+      ],
+    });
+    expect(request.messages[1]?.content).toEqual([
+      { type: 'reasoning', text: 'plan', blob: { provider: 'openai', value: 'enc.v1' }, itemId: 'rs_42' },
+      { type: 'reasoning', text: '', blob: { provider: 'gemini', value: 'sig-call' } },
+      { type: 'tool-call', id: 'call_1', name: 'f', arguments: '{}' },
+    ]);
+  });
+
   it('decodes the SDK body with a string system prompt', () => {
     const body = anthropicSdk[0]?.body;
     const request = messagesFormat.decodeRequest(body);

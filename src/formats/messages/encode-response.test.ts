@@ -112,6 +112,29 @@ describe('Messages encodeResponse', () => {
     });
   });
 
+  it('precedes a tool call signed by another provider with a text-less thinking block holding the tagged signature', () => {
+    const encoded = messagesFormat.encodeResponse(
+      response([
+        { type: 'tool-call', id: 'call_1', name: 'a', arguments: '{}', blob: { provider: 'gemini', value: 'sig-call' } },
+        { type: 'tool-call', id: 'call_2', name: 'b', arguments: '{}' },
+      ]),
+      context,
+    ) as { content: unknown };
+    expect(encoded.content).toEqual([
+      { type: 'thinking', thinking: '', signature: 'switchyard.v1.gemini.signed.sig-call' },
+      { type: 'tool_use', id: 'call_1', name: 'a', input: {} },
+      { type: 'tool_use', id: 'call_2', name: 'b', input: {} },
+    ]);
+  });
+
+  it('carries an OpenAI reasoning item id in the signature tag', () => {
+    const encoded = messagesFormat.encodeResponse(
+      response([{ type: 'reasoning', text: 'thought', blob: { provider: 'openai', value: 'enc_1' }, itemId: 'rs_9' }]),
+      context,
+    ) as { content: unknown };
+    expect(encoded.content).toEqual([{ type: 'thinking', thinking: 'thought', signature: 'switchyard.v1.openai.item-rs_9.enc_1' }]);
+  });
+
   it.each<[IrResponse['finish'], string, string | null]>([
     [{ reason: 'stop' }, 'end_turn', null],
     [{ reason: 'length', raw: 'length' }, 'max_tokens', null],

@@ -1,5 +1,5 @@
 import { clientBlobValue } from '../../ir/client-blob.js';
-import type { IrResponse, OutputPart } from '../../ir/index.js';
+import type { IrResponse, OutputPart, ProviderBlob } from '../../ir/index.js';
 import type { JsonRecord } from '../../json/json-value.js';
 import { isRecord, readArray, readNumber } from '../../json/json-value.js';
 import {
@@ -7,7 +7,7 @@ import {
   stopReasonFromFinish,
   toolInputFromArguments,
 } from '../../wire/anthropic/index.js';
-import type { MessagesResponseBlock, MessagesResponseBody, MessagesStopReason } from '../../wire/anthropic/index.js';
+import type { MessagesResponseBlock, MessagesResponseBody, MessagesStopReason, MessagesThinkingBlock } from '../../wire/anthropic/index.js';
 import type { EncodeContext } from '../client-format.js';
 import { messageId } from './message-id.js';
 
@@ -57,7 +57,12 @@ function encodePart(part: OutputPart, citations: readonly unknown[] | undefined)
       return { type: 'text', text: part.text, ...(citations === undefined ? {} : { citations }) };
     case 'reasoning':
       if (part.redacted === true && part.blob?.provider === 'anthropic') return { type: 'redacted_thinking', data: part.blob.value };
-      return { type: 'thinking', thinking: part.text, signature: part.blob === undefined ? '' : clientBlobValue(part.blob, 'anthropic', part.redacted === true) };
+      return {
+        type: 'thinking',
+        thinking: part.text,
+        // An OpenAI blob goes back only inside its `rs_…` item, so the tag carries the item id.
+        signature: part.blob === undefined ? '' : clientBlobValue(part.blob, 'anthropic', part.redacted === true, part.itemId),
+      };
     case 'tool-call':
       return {
         type: 'tool_use',
@@ -67,6 +72,20 @@ function encodePart(part: OutputPart, citations: readonly unknown[] | undefined)
         input: part.kind === 'custom' ? { input: part.arguments } : toolInputFromArguments(part.arguments),
       };
   }
+}
+
+/**
+ * Gemini signs a function call itself (the thoughtSignature sits on the functionCall part, the IR
+ * keeps it on the tool-call part), but a `tool_use` block has no slot for it. So a tool call
+ * carrying another provider's blob is preceded by a thinking block with no text whose signature
+ * is the tagged blob: clients echo it back verbatim, it decodes into an empty reasoning part right
+ * before the call, and the Gemini adapter puts the signature back on the call
+ * (gemini-contents.ts). Anthropic upstreams never see it (foreign reasoning is dropped). The
+ * stream encoder does the same when the call's block starts (stream-encoder.ts).
+ */
+export function callBlobCarrier(blob: ProviderBlob | undefined): MessagesThinkingBlock | undefined {
+  if (blob === undefined || blob.provider === 'anthropic') return undefined;
+  return { type: 'thinking', thinking: '', signature: clientBlobValue(blob, 'anthropic') };
 }
 
 /** Some upstreams end a turn of tool calls with a plain "stop"; Messages clients look for tool_use. */
@@ -88,6 +107,8 @@ export function encodeMessagesResponse(response: IrResponse, context: EncodeCont
   };
   response.content.forEach((part, index) => {
     placeKeptBlocks(index);
+    const carrier = part.type === 'tool-call' ? callBlobCarrier(part.blob) : undefined;
+    if (carrier !== undefined) content.push(carrier);
     const block = encodePart(part, kept.citations.get(index));
     if (block !== undefined) content.push(block);
   });

@@ -294,6 +294,39 @@ describe('Messages stream encoder: state machine', () => {
     ]);
   });
 
+  it('hands a tool call\'s foreign signature out in a text-less thinking block just before the tool_use', () => {
+    expect(
+      frames([
+        start,
+        { type: 'block-start', index: 0, block: { kind: 'tool-call', id: 'a', name: 'f', blob: { provider: 'gemini', value: 'sig-call' } } },
+        { type: 'block-delta', index: 0, delta: { kind: 'tool-arguments', text: '{}' } },
+        { type: 'block-end', index: 0 },
+        { type: 'block-start', index: 1, block: { kind: 'tool-call', id: 'b', name: 'g' } },
+        { type: 'block-end', index: 1 },
+        { ...end, finish: { reason: 'tool-calls' } },
+      ]).slice(1, -2),
+    ).toEqual([
+      ['content_block_start', 0, { type: 'thinking', thinking: '', signature: '' }],
+      ['content_block_delta', 0, { type: 'signature_delta', signature: 'switchyard.v1.gemini.signed.sig-call' }],
+      ['content_block_stop', 0],
+      ['content_block_start', 1, { type: 'tool_use', id: 'a', name: 'f', input: {} }],
+      ['content_block_delta', 1, { type: 'input_json_delta', partial_json: '{}' }],
+      ['content_block_stop', 1],
+      ['content_block_start', 2, { type: 'tool_use', id: 'b', name: 'g', input: {} }],
+      ['content_block_stop', 2],
+    ]);
+  });
+
+  it('puts an OpenAI reasoning item id into the signature tag', () => {
+    const signatures = frames([
+      start,
+      { type: 'block-start', index: 0, block: { kind: 'reasoning', itemId: 'rs_123' } },
+      { type: 'block-end', index: 0, blob: { provider: 'openai', value: 'enc_1' } },
+      end,
+    ]).filter((frame) => JSON.stringify(frame).includes('signature_delta'));
+    expect(signatures).toEqual([['content_block_delta', 0, { type: 'signature_delta', signature: 'switchyard.v1.openai.item-rs_123.enc_1' }]]);
+  });
+
   it('closes blocks left open at the end, wraps custom tool input, and starts the message when a block comes first', () => {
     expect(
       frames([

@@ -5,7 +5,7 @@ import { messagesSseEvent, messagesUsageFromUsage } from '../../wire/anthropic/i
 import type { MessagesStreamBlockStart, MessagesStreamDelta } from '../../wire/anthropic/index.js';
 import type { EncodeContext, StreamEncoder } from '../client-format.js';
 import { encodeMessagesStreamError } from './encode-error.js';
-import { messagesStopReason } from './encode-response.js';
+import { callBlobCarrier, messagesStopReason } from './encode-response.js';
 import { messageId } from './message-id.js';
 
 /** One IR block on its way to the client. */
@@ -102,11 +102,30 @@ export function createMessagesStreamEncoder(context: EncodeContext): StreamEncod
     return '';
   }
 
+  /**
+   * The text-less thinking block that carries a tool call's foreign blob, right before the call
+   * (see callBlobCarrier in encode-response.ts). Only a blob known when the call starts can go
+   * there; Gemini gives it with the call's first part, so one arriving later is not carried.
+   */
+  function callBlobCarrierBlock(kind: BlockKind): string {
+    if (kind.kind !== 'tool-call') return '';
+    const carrier = callBlobCarrier(kind.blob);
+    if (carrier === undefined) return '';
+    const wireIndex = nextWireIndex;
+    nextWireIndex += 1;
+    return (
+      messagesSseEvent('content_block_start', { type: 'content_block_start', index: wireIndex, content_block: { type: 'thinking', thinking: '', signature: '' } }) +
+      deltaEvent(wireIndex, { type: 'signature_delta', signature: carrier.signature }) +
+      messagesSseEvent('content_block_stop', { type: 'content_block_stop', index: wireIndex })
+    );
+  }
+
   function open(state: BlockState): string {
+    const carrier = callBlobCarrierBlock(state.kind);
     const wireIndex = nextWireIndex;
     nextWireIndex += 1;
     onWire = { state, wireIndex };
-    let text = messagesSseEvent('content_block_start', {
+    let text = carrier + messagesSseEvent('content_block_start', {
       type: 'content_block_start',
       index: wireIndex,
       content_block: blockStart(state.kind, state.endBlob),
@@ -128,7 +147,8 @@ export function createMessagesStreamEncoder(context: EncodeContext): StreamEncod
     const blob = state.endBlob ?? (kind.kind === 'reasoning' ? kind.blob : undefined);
     const redactedOnWire = kind.kind === 'reasoning' && kind.redacted === true && blob?.provider === 'anthropic';
     if (kind.kind === 'reasoning' && !redactedOnWire && blob !== undefined) {
-      text += deltaEvent(wireIndex, { type: 'signature_delta', signature: clientBlobValue(blob, 'anthropic', kind.redacted === true) });
+      // The item id rides in the tag: OpenAI takes encrypted reasoning back only inside its item.
+      text += deltaEvent(wireIndex, { type: 'signature_delta', signature: clientBlobValue(blob, 'anthropic', kind.redacted === true, kind.itemId) });
     }
     if (kind.kind === 'tool-call' && kind.toolKind === 'custom') {
       text += deltaEvent(wireIndex, { type: 'input_json_delta', partial_json: JSON.stringify({ input: state.customInput }) });

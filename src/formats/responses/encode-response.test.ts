@@ -76,6 +76,25 @@ describe('Responses response encoding', () => {
     expect(failed).toMatchObject({ status: 'failed', error: { code: 'server_error' } });
   });
 
+  it('precedes a tool call signed by another provider with a summary-less reasoning item holding the tagged signature', () => {
+    const body = responsesFormat.encodeResponse(
+      {
+        ...response,
+        id: 'gemini-1',
+        content: [
+          { type: 'tool-call', id: 'call_1', name: 'weather', arguments: '{}', blob: { provider: 'gemini', value: 'sig-call' } },
+          { type: 'tool-call', id: 'call_2', name: 'weather', arguments: '{}' },
+        ],
+      },
+      context,
+    ) as { output: Record<string, unknown>[] };
+    expect(body.output).toEqual([
+      { type: 'reasoning', id: 'rs_gemini-1_0', summary: [], encrypted_content: 'switchyard.v1.gemini.signed.sig-call' },
+      expect.objectContaining({ type: 'function_call', id: 'fc_gemini-1_1', call_id: 'call_1' }),
+      expect.objectContaining({ type: 'function_call', id: 'fc_gemini-1_2', call_id: 'call_2' }),
+    ]);
+  });
+
   it('keeps an upstream resp_ id and its item ids', () => {
     const body = responsesFormat.encodeResponse(
       { ...response, id: 'resp_up', content: [{ type: 'tool-call', id: 'call_1', name: 'f', arguments: '', itemId: 'fc_up' }] },

@@ -50,6 +50,19 @@ export function callItem(facts: CallFacts, tools: readonly IrTool[] | undefined)
 }
 
 /**
+ * Gemini signs a function call itself (the thoughtSignature sits on the functionCall part, the IR
+ * keeps it on the tool-call part), but a `function_call` item has no slot for it. So a tool call
+ * carrying another provider's blob is preceded by a reasoning item with an empty summary whose
+ * `encrypted_content` is the tagged blob: clients echo it back verbatim, it decodes into an empty
+ * reasoning part right before the call, and the Gemini adapter puts the signature back on the call
+ * (gemini-contents.ts). OpenAI upstreams never see it (foreign reasoning is dropped). The stream
+ * encoder does the same when the call's block starts (stream-encoder.ts).
+ */
+export function carriesForeignCallBlob(blob: ProviderBlob | undefined): blob is ProviderBlob {
+  return blob !== undefined && blob.provider !== 'openai';
+}
+
+/**
  * IR output parts as Responses output items, in order. Adjacent text parts form one message;
  * reasoning with neither text nor blob has nothing to show or echo and is left out.
  */
@@ -73,6 +86,7 @@ export function outputItems(parts: readonly OutputPart[], responseIdentifier: st
       items.push(reasoningItem(outputItemId('rs', responseIdentifier, items.length, part.itemId), part.text, part.blob, part.redacted === true));
       continue;
     }
+    if (carriesForeignCallBlob(part.blob)) items.push(reasoningItem(outputItemId('rs', responseIdentifier, items.length), '', part.blob, false));
     const custom = part.kind === 'custom';
     items.push(
       callItem(

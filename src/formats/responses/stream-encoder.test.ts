@@ -135,6 +135,28 @@ describe('Responses stream encoder', () => {
     ]);
   });
 
+  it('writes a summary-less reasoning item holding a tool call\'s foreign signature just before the call item', async () => {
+    const sse = encodeAll([
+      start,
+      { type: 'block-start', index: 0, block: { kind: 'tool-call', id: 'call_1', name: 'weather', blob: { provider: 'gemini', value: 'sig-call' } } },
+      { type: 'block-delta', index: 0, delta: { kind: 'tool-arguments', text: '{"location":"SF"}' } },
+      { type: 'block-end', index: 0 },
+      { type: 'response-end', finish: { reason: 'tool-calls' }, usage },
+    ]);
+    const added = frames(sse).filter((frame) => frame.event === 'response.output_item.added' || frame.event === 'response.output_item.done');
+    expect(added.map((frame) => [frame.event, frame.data['output_index'], (frame.data['item'] as Record<string, unknown>)['type']])).toEqual([
+      ['response.output_item.added', 0, 'reasoning'],
+      ['response.output_item.done', 0, 'reasoning'],
+      ['response.output_item.added', 1, 'function_call'],
+      ['response.output_item.done', 1, 'function_call'],
+    ]);
+    const final = await sdkFinal(sse);
+    expect(final.output).toEqual([
+      { type: 'reasoning', id: 'rs_chatcmpl-abc_0', summary: [], encrypted_content: 'switchyard.v1.gemini.signed.sig-call' },
+      expect.objectContaining({ type: 'function_call', call_id: 'call_1', arguments: '{"location":"SF"}' }),
+    ]);
+  });
+
   it('streams a custom tool call with its own input events and gives empty function arguments as {}', () => {
     const all = frames(
       encodeAll([

@@ -1,5 +1,5 @@
 import type { GatewayError } from '../../errors/gateway-error.js';
-import type { FinishInfo, IrStreamEvent, Usage } from '../../ir/index.js';
+import type { BlockKind, FinishInfo, IrStreamEvent, Usage } from '../../ir/index.js';
 import { isEmptyUsage, zeroUsage } from '../../ir/index.js';
 import { responsesErrorObject } from '../../wire/responses/responses-error.js';
 import { responsesOutcome } from '../../wire/responses/responses-status.js';
@@ -7,6 +7,7 @@ import { responsesUsageFromUsage } from '../../wire/responses/responses-usage.js
 import type { ResponsesOutputItem } from '../../wire/responses/responses-wire-types.js';
 import type { EncodeContext, StreamEncoder } from '../client-format.js';
 import { responsesErrorEventFields } from './encode-error.js';
+import { carriesForeignCallBlob } from './output-items.js';
 import { responseObject, type ResponseState } from './response-object.js';
 import { responseId } from './response-ids.js';
 import { itemAddedEvents, itemDeltaEvents, itemDoneEvents, openItem, snapshot, type StreamItem } from './stream-items.js';
@@ -52,6 +53,18 @@ export function createResponsesStreamEncoder(context: EncodeContext): StreamEnco
     createdAt = upstreamCreated;
     const response = responseObject(state({ status: 'in_progress', output: [], usage: null }), context);
     return emit('response.created', { response }) + emit('response.in_progress', { response });
+  }
+
+  /**
+   * The summary-less reasoning item that carries a tool call's foreign blob, right before the call
+   * (see carriesForeignCallBlob in output-items.ts). Only a blob known when the call starts can go
+   * there; Gemini gives it with the call's first part, so one arriving later is not carried.
+   */
+  function callBlobCarrier(block: BlockKind): string {
+    if (block.kind !== 'tool-call' || !carriesForeignCallBlob(block.blob)) return '';
+    const item = openItem({ kind: 'reasoning', blob: block.blob }, output.length, id);
+    output.push(snapshot(item, 'completed', tools));
+    return itemAddedEvents(item, emit, tools) + itemDoneEvents(item, emit, tools);
   }
 
   function closeItem(blockIndex: number, item: StreamItem): string {
@@ -115,11 +128,12 @@ export function createResponsesStreamEncoder(context: EncodeContext): StreamEnco
           const prefix = start('', createdAt);
           const previous = open.get(event.index);
           const closing = previous === undefined ? '' : closeItem(event.index, previous);
+          const carrier = callBlobCarrier(event.block);
           const item = openItem(event.block, output.length, id);
           output.push(undefined);
           open.set(event.index, item);
           openItems.push(item);
-          return prefix + closing + itemAddedEvents(item, emit, tools);
+          return prefix + closing + carrier + itemAddedEvents(item, emit, tools);
         }
         case 'block-delta': {
           const item = open.get(event.index);

@@ -150,6 +150,24 @@ describe('Gemini request contents', () => {
     ]);
   });
 
+  it('puts a call signature a Messages or Responses client carried before the call back on the functionCall', () => {
+    const messages: IrMessage[] = [
+      { role: 'user', content: [{ type: 'text', text: 'hi' }] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'reasoning', text: '', blob: { provider: 'gemini', value: 'sig-call' } },
+          { type: 'tool-call', id: 'call_1', name: 'weather', arguments: '{"location":"A"}' },
+          { type: 'tool-call', id: 'call_2', name: 'weather', arguments: '{"location":"B"}' },
+        ],
+      },
+    ];
+    expect(body({ messages }).contents[1]?.parts).toEqual([
+      { functionCall: { name: 'weather', args: { location: 'A' }, id: 'call_1' }, thoughtSignature: 'sig-call' },
+      { functionCall: { name: 'weather', args: { location: 'B' }, id: 'call_2' } },
+    ]);
+  });
+
   it('signs the first function call of a foreign model turn with the documented placeholder only', () => {
     const messages: IrMessage[] = [
       { role: 'user', content: [{ type: 'text', text: 'hi' }] },

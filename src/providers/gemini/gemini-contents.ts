@@ -4,6 +4,7 @@ import type { GeminiContent, GeminiRequestPart } from '../../wire/gemini/generat
 import { customToolInputKey } from './gemini-custom-tools.js';
 import { fileToGemini, imageToGemini } from './gemini-media-parts.js';
 import { parseJsonObject, toolResultToGemini } from './gemini-tool-result.js';
+import { restoreCallSignatures } from './restore-call-signatures.js';
 
 /**
  * Google's documented placeholder for a function call whose signature was lost or never existed
@@ -39,7 +40,7 @@ export function buildGeminiConversation(
     const role = message.role === 'assistant' ? 'model' : 'user';
     const parts =
       role === 'model'
-        ? message.content.flatMap((part) => modelPart(part, toolNamesByCallId, customTools))
+        ? restoreCallSignatures(message.content).flatMap((part) => modelPart(part, toolNamesByCallId, customTools))
         : message.content.flatMap((part) => userPart(part, toolNamesByCallId));
     // A turn left empty (e.g. only another provider's reasoning) is skipped: Gemini refuses empty parts.
     if (parts.length === 0) continue;
