@@ -14,7 +14,7 @@ export class LedgerWriter {
   constructor(
     private readonly ledger: UsageLedger,
     private readonly logger: Logger,
-    private readonly delayMs = 20,
+    private readonly delayMs = 50,
   ) {}
 
   record(entry: LedgerEntry): void {

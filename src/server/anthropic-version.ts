@@ -1,7 +1,8 @@
 import { GatewayError } from '../errors/gateway-error.js';
+import type { HeaderSource } from './request-headers.js';
 
 /** The Messages format's version header, also accepted under the neutral name `partner-version`. */
-export function anthropicVersion(headers: Headers): string | undefined {
+export function anthropicVersion(headers: HeaderSource): string | undefined {
   const value = headers.get('anthropic-version') ?? headers.get('partner-version');
   if (value === null) return undefined;
   // Unknown dates are accepted (clients move faster than gateways); only the shape is checked.

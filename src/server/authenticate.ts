@@ -2,9 +2,10 @@ import { GatewayError } from '../errors/gateway-error.js';
 import { apiKeyPrefix } from '../keys/api-key-secret.js';
 import type { ApiKeyVerifier } from '../keys/api-key-verifier.js';
 import type { ApiKeyRecord, ApiKeyStore } from '../storage/ports.js';
+import type { HeaderSource } from './request-headers.js';
 
 /** The key a client presented: `Authorization: Bearer` (OpenAI clients) or `x-api-key` (Anthropic clients). */
-export function presentedKey(headers: Headers): string | undefined {
+export function presentedKey(headers: HeaderSource): string | undefined {
   const fromApiKeyHeader = headers.get('x-api-key')?.trim() || undefined;
   const fromBearer = /^Bearer\s+(.+)$/i.exec(headers.get('authorization')?.trim() ?? '')?.[1]?.trim();
   // A client may send a vendor key in one header and ours in the other: prefer the one that is ours.
@@ -31,7 +32,7 @@ export class Authenticator {
   ) {}
 
   /** The caller's key record; undefined for an anonymous call that open access allows. */
-  async authenticate(headers: Headers, keyRequired = true): Promise<ApiKeyRecord | undefined> {
+  async authenticate(headers: HeaderSource, keyRequired = true): Promise<ApiKeyRecord | undefined> {
     const secret = presentedKey(headers);
     if (this.openAccess === 'auto' && (await this.allowsAnonymous())) return undefined;
     if (secret === undefined || secret === '') {

@@ -20,6 +20,7 @@ import { anthropicVersion } from './anthropic-version.js';
 import { errorResponse } from './error-response.js';
 import type { GatewayServices } from './gateway-services.js';
 import { assertJsonContentType, parseJsonObject, readRequestText } from './read-request-body.js';
+import { clientAbortSignal, nodeRequestHeaders, type HeaderSource } from './request-headers.js';
 
 
 export type GatewayContext = Context<{ Bindings: HttpBindings; Variables: { requestId: string } }>;
@@ -49,7 +50,7 @@ export async function handleTextRequest(
   const requestId = context.get('requestId');
   const startedAt = Date.now();
   try {
-    const headers = context.req.raw.headers;
+    const headers = nodeRequestHeaders(context.env.incoming);
     const key = await services.authenticator.authenticate(headers);
     assertEndpointAllowed(key, family);
     assertJsonContentType(headers.get('content-type') ?? undefined);
@@ -60,7 +61,7 @@ export async function handleTextRequest(
     const { request, refusal } = decodeForRouting(format, parsedBody);
     const model = resolveModel(services, request?.model ?? (parsedBody.model as string), key);
     const foreignBlobs = mayHoldForeignBlob(rawBody);
-    const clientSignal = context.req.raw.signal;
+    const clientSignal = clientAbortSignal(context.env.outgoing);
     const { outcome: committed, route: servedBy } = await runWithFallback(
       model.routes,
       { attemptsPerRoute: services.config.routing.attempts_per_route, backoffMs: services.config.routing.backoff_ms },
@@ -90,10 +91,11 @@ export async function handleTextRequest(
     );
     const outcome = deliver === undefined ? committed : deliver(committed);
     void meter(services, outcome, { requestId, key, model, route: servedBy, family, rawBodyLength: rawBody.length, startedAt });
-    return new Response(outcome.body, {
-      status: 200,
-      headers: { 'content-type': outcome.contentType, 'x-request-id': requestId, 'cache-control': 'no-cache' },
-    });
+    const responseHeaders: Record<string, string> = { 'content-type': outcome.contentType, 'x-request-id': requestId, 'cache-control': 'no-cache' };
+    // Declaring a stream chunked makes the HTTP layer send headers and first bytes at once instead
+    // of first trying to read the whole body to compute a content-length (which costs a timer tick).
+    if (outcome.body instanceof ReadableStream) responseHeaders['transfer-encoding'] = 'chunked';
+    return new Response(outcome.body, { status: 200, headers: responseHeaders });
   } catch (error) {
     if (error instanceof GatewayError && error.status >= 500) {
       services.logger.warn({ requestId, code: error.code, err: error.cause }, error.message);
@@ -148,7 +150,7 @@ export function resolveModel(services: GatewayServices, name: string, key: ApiKe
 }
 
 /** Client headers that carry meaning for an upstream of the same family (Anthropic's version and betas). */
-export function forwardedHeaders(headers: Headers, format: FormatName): Record<string, string> {
+export function forwardedHeaders(headers: HeaderSource, format: FormatName): Record<string, string> {
   if (format !== 'messages') return {};
   const forwarded: Record<string, string> = {};
   const version = anthropicVersion(headers);

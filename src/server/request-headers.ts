@@ -1,0 +1,30 @@
+import type { IncomingMessage } from 'node:http';
+
+/** What the gateway reads from request headers; Web `Headers` fits it too. */
+export interface HeaderSource {
+  get(name: string): string | null;
+}
+
+/**
+ * The request's headers read straight from Node's parsed object. Asking Hono's request for its
+ * `headers` or `signal` builds a full Web Request (headers copy, body stream, abort signal) on
+ * every call, a measurable share of a passed-through request's cost.
+ */
+export function nodeRequestHeaders(incoming: IncomingMessage): HeaderSource {
+  return {
+    get(name) {
+      const value = incoming.headers[name];
+      if (value === undefined) return null;
+      return Array.isArray(value) ? value.join(', ') : value;
+    },
+  };
+}
+
+/** Aborted when the client goes away before its answer has been sent in full. */
+export function clientAbortSignal(outgoing: NodeJS.WritableStream & { writableFinished: boolean; once(event: 'close', listener: () => void): unknown }): AbortSignal {
+  const controller = new AbortController();
+  outgoing.once('close', () => {
+    if (!outgoing.writableFinished) controller.abort();
+  });
+  return controller.signal;
+}
