@@ -5,7 +5,7 @@
  * `N passed, N failed, N skipped` line.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -15,6 +15,19 @@ const reportDirectory = path.join(root, '.tmp');
 const report = path.join(reportDirectory, 'vitest-report.json');
 mkdirSync(reportDirectory, { recursive: true });
 rmSync(report, { force: true });
+
+// Claude Code and Codex CLI drive end-to-end tests; install them once, before the test files run
+// in parallel (test/support/agent-clients.ts installs them on demand for a single file too).
+const agentPrefix = path.join(reportDirectory, 'agent-clients');
+if (!existsSync(path.join(agentPrefix, 'node_modules', '.bin', 'claude')) || !existsSync(path.join(agentPrefix, 'node_modules', '.bin', 'codex'))) {
+  console.log('installing Claude Code and Codex CLI from npm into .tmp/agent-clients');
+  const install = spawnSync(
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--no-save', '--prefix', agentPrefix, '@anthropic-ai/claude-code@2.1.330', '@openai/codex@0.169.0'],
+    { cwd: root, stdio: 'inherit' },
+  );
+  if (install.status !== 0) process.exit(install.status ?? 1);
+}
 
 const result = spawnSync(
   process.execPath,
