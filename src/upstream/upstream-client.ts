@@ -4,12 +4,13 @@ import { GatewayError } from '../errors/gateway-error.js';
 
 /**
  * One keep-alive dispatcher for every upstream: undici keeps a connection pool per origin inside
- * it, so repeated calls to the same provider reuse warm sockets.
+ * it, so repeated calls to the same provider reuse warm sockets. The pool is not capped: a capped
+ * pool makes the thousand-and-first concurrent stream wait for a whole other stream to finish.
  */
 let sharedDispatcher: Agent | undefined;
 
 function dispatcher(): Agent {
-  sharedDispatcher ??= new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, connections: 512, pipelining: 1 });
+  sharedDispatcher ??= new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, pipelining: 1 });
   return sharedDispatcher;
 }
 
