@@ -1,12 +1,16 @@
 import { createSseReader } from '../upstream/sse-reader.js';
 import type { CallOutcome } from '../routing/call-outcome.js';
 
-const terminalEvents = new Set(['response.completed', 'response.incomplete']);
+/** Names of the events that carry the finished response object. */
+const terminalMarkers = ['response.completed', 'response.incomplete'];
+/** Longest marker, so a marker split across two chunks is still found. */
+const overlap = Math.max(...terminalMarkers.map((marker) => marker.length)) + 16;
 
 /**
  * Watches an answer in the Responses format on its way to the client and yields the final
  * response object: the body itself when not streamed, the `response` of the terminal event when
- * streamed. The bytes the client gets are not changed.
+ * streamed. The bytes the client gets are not changed, and nothing is parsed until the terminal
+ * event begins: every earlier chunk costs one substring search.
  */
 export function captureResponseObject(outcome: CallOutcome): { outcome: CallOutcome; response: Promise<Record<string, unknown> | undefined> } {
   const body = outcome.body;
@@ -14,25 +18,33 @@ export function captureResponseObject(outcome: CallOutcome): { outcome: CallOutc
     const text = typeof body === 'string' ? body : new TextDecoder().decode(body);
     return { outcome, response: Promise.resolve(parseObject(text)) };
   }
-  let captured: Record<string, unknown> | undefined;
-  const reader = createSseReader((event) => {
-    const type = event.event ?? '';
-    if (!terminalEvents.has(type) && !event.data.includes('"response.completed"') && !event.data.includes('"response.incomplete"')) return;
-    const parsed = parseObject(event.data);
-    const response = parsed?.response;
-    if (response !== null && typeof response === 'object' && !Array.isArray(response)) captured = response as Record<string, unknown>;
-  });
+  const decoder = new TextDecoder();
+  /** The last bytes of text seen, while no terminal event has started. */
+  let tail = '';
+  /** Everything from the start of the event holding a terminal marker, once one appeared. */
+  let terminalText: string | undefined;
   let resolveResponse: (value: Record<string, unknown> | undefined) => void = () => {};
   const response = new Promise<Record<string, unknown> | undefined>((resolve) => (resolveResponse = resolve));
   const watched = body.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
-        reader.push(chunk);
         controller.enqueue(chunk);
+        const text = decoder.decode(chunk, { stream: true });
+        if (terminalText !== undefined) {
+          terminalText += text;
+          return;
+        }
+        const window = tail + text;
+        if (terminalMarkers.some((marker) => window.includes(marker))) {
+          // Keep from the start of the event that holds the marker (events start after a blank line).
+          const eventStart = window.lastIndexOf('\n\n', window.search(/response\.(completed|incomplete)/));
+          terminalText = eventStart === -1 ? window : window.slice(eventStart + 2);
+        } else {
+          tail = window.slice(-overlap);
+        }
       },
       flush() {
-        reader.flush();
-        resolveResponse(captured);
+        resolveResponse(terminalText === undefined ? undefined : terminalResponse(terminalText));
       },
     }),
   );
@@ -41,6 +53,22 @@ export function captureResponseObject(outcome: CallOutcome): { outcome: CallOutc
     if (!completion.completed) resolveResponse(undefined);
   });
   return { outcome: { ...outcome, body: watched }, response };
+}
+
+/** The `response` object of the terminal event in a stretch of SSE text. */
+function terminalResponse(text: string): Record<string, unknown> | undefined {
+  let found: Record<string, unknown> | undefined;
+  const reader = createSseReader((event) => {
+    const parsed = parseObject(event.data);
+    const type = parsed?.type;
+    const inner = parsed?.response;
+    if (typeof type === 'string' && terminalMarkers.includes(type) && inner !== null && typeof inner === 'object' && !Array.isArray(inner)) {
+      found = inner as Record<string, unknown>;
+    }
+  });
+  reader.push(new TextEncoder().encode(text));
+  reader.flush();
+  return found;
 }
 
 function parseObject(text: string): Record<string, unknown> | undefined {
