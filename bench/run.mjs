@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // Switchyard benchmarks: gateway overhead, throughput, streaming and memory. See bench/README.md.
 //
-//   bench/run.sh                                   # everything (about 25 min: scenarios + 10 min soak)
-//   SOAK_SECONDS=60 REPS=1 DURATION=5 bench/run.sh # a quick pass (about 7 min)
+//   bench/run.sh                                   # everything (about 30 min: scenarios, 1,000 streams, 10 min soak)
+//   SOAK_SECONDS=60 REPS=1 DURATION=5 bench/run.sh # a quick pass (about 10 min)
 //   STAGES=scenarios SCENARIOS="chat_c64 chat_c1" bench/run.sh
 //
 // Pinning: the gateway (and the node proxy) alone on SUT_CPU (1); the load generators, this script
@@ -15,7 +15,8 @@ import { fileURLToPath } from 'node:url';
 import os from 'node:os';
 import { watchCpus } from './lib/cpu-usage.mjs';
 import { cpuSeconds, killAllNow, machineLoad, rssKb, runPinned, sleep, startPinned, stop, stopAll, waitHttp, watchProcess } from './lib/processes.mjs';
-import { buildBodies, scenarios as scenarioTable, slowStreamCases } from './lib/scenarios.mjs';
+import { runSlowStreams, runSoak } from './lib/long-stages.mjs';
+import { buildBodies, scenarios as scenarioTable } from './lib/scenarios.mjs';
 import { summarize } from './lib/summarize.mjs';
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
@@ -43,7 +44,7 @@ const settings = {
   nodeProxyPort: number('NODEPROXY_PORT', 18196),
   targets: knob('TARGETS', 'direct nodeproxy gateway').split(/\s+/).filter(Boolean),
   scenarioFilter: knob('SCENARIOS', '').split(/\s+/).filter(Boolean),
-  stages: knob('STAGES', 'scenarios slow soak').split(/\s+/).filter(Boolean),
+  stages: knob('STAGES', 'memory scenarios slow soak').split(/\s+/).filter(Boolean),
   auth: knob('BENCH_AUTH', 'key'),
   gatewayConfig: path.resolve(knob('GATEWAY_CONFIG', path.join(benchDir, 'switchyard-bench.yaml'))),
   gatewayNodeArgs: knob('GATEWAY_NODE_ARGS', '').split(/\s+/).filter(Boolean),
@@ -85,7 +86,7 @@ function writeHeaders(target, format, key) {
 }
 
 // ---------------------------------------------------------------- servers
-const results = { meta: {}, settings, availability: {}, idle: {}, runs: [], slow: [], soak: null };
+const results = { meta: {}, settings, availability: {}, idle: {}, memory: [], runs: [], slow: [], soak: null };
 const processes = {};
 
 /**
@@ -110,6 +111,13 @@ function watchForeignCpu() {
 }
 
 async function startServers() {
+  // A leftover server on one of our ports would silently answer in place of the one we start.
+  for (const [name, url] of Object.entries(targetUrls)) {
+    if (settings.targets.includes(name) || name === 'direct') {
+      const busy = await fetch(`${url}/health`, { signal: AbortSignal.timeout(1000) }).then(() => true, () => false);
+      if (busy) throw new Error(`${url} already answers: stop whatever listens there, or set UPSTREAM_PORT / GATEWAY_PORT / NODEPROXY_PORT`);
+    }
+  }
   const upstream = startPinned('upstream', settings.upstreamCpu, 'node', [path.join(benchDir, 'fake-upstream.mjs')],
     { UPSTREAM_PORT: String(settings.upstreamPort), STREAM_CHUNKS: String(settings.streamChunks), CHUNK_DELAY_MS: String(settings.chunkDelayMs) },
     path.join(outDir, 'logs', 'upstream.log'));
@@ -260,108 +268,22 @@ async function runScenarios() {
   }
 }
 
-async function runSlowStreams() {
-  const fast = { passthrough: 'chat_stream', translated_messages: 'messages_stream', translated_chat_to_anthropic: 'chat_to_anthropic_stream' };
-  const scenariosByName = Object.fromEntries(scenarioTable(settings).map((scenario) => [scenario.name, scenario]));
-  const cases = [];
-  if (processes.nodeproxy) cases.push({ target: 'nodeproxy', ...slowStreamCases()[0] });
-  if (processes.gateway) for (const slowCase of slowStreamCases()) cases.push({ target: 'gateway', ...slowCase });
-  for (const slowCase of cases) {
-    const twin = scenariosByName[fast[slowCase.name]];
-    const availabilityKey = `${slowCase.target} ${slowCase.request.path} ${(slowCase.target === 'gateway' ? twin.gateway : twin.baseline).body}`;
-    results.availability[availabilityKey] ??= await probe(slowCase.target, slowCase.target === 'gateway' ? twin.gateway : twin.baseline);
-    if (results.availability[availabilityKey] !== 'ok') {
-      results.slow.push({ target: slowCase.target, name: slowCase.name, title: slowCase.title, status: results.availability[availabilityKey] });
-      log(`slow streams ${slowCase.target} ${slowCase.name}: ${results.availability[availabilityKey]}`);
-      continue;
-    }
-    await sleep(3000);
-    const pid = processes[slowCase.target].pid;
-    const before = rssKb(pid);
-    const watcher = watchProcess(pid, 250);
-    const foreign = watchForeignCpu();
-    const output = await runPinned(settings.loadgenCpu, 'node',
-      [path.join(benchDir, 'stream-load.mjs'), '--url', targetUrls[slowCase.target] + slowCase.request.path, '--body', bodyFiles[slowCase.request.body],
-        '--headers', headerFile(slowCase.target, slowCase.request.format), '--format', slowCase.request.format,
-        '--once', String(settings.slowStreams), '--min-events', String(settings.streamChunks - 5), '--timeout-s', '300'],
-      {}, 400_000);
-    const watched = watcher.stop();
-    await sleep(2000);
-    const entry = {
-      target: slowCase.target, name: slowCase.name, title: slowCase.title, status: 'ok', streams_requested: settings.slowStreams,
-      rss_before_kb: before, rss_peak_kb: watched.peakKb, rss_after_kb: rssKb(pid), sut_cpu_pct: watched.cpuPercent,
-      foreign_cpu_pct: foreign.stop(output.loadgen_cpu_s),
-      ...output,
-    };
-    results.slow.push(entry);
-    log(`slow streams ${slowCase.target} ${slowCase.name}: ${entry.streams}/${settings.slowStreams} complete, rss ${Math.round(before / 1024)} → peak ${Math.round(watched.peakKb / 1024)} MB, ttfb max ${entry.ttfb_max_ms} ms, total max ${entry.total_max_ms} ms${entry.first_error ? ', first error ' + entry.first_error : ''}`);
-  }
-}
-
-/** Median RSS of `count` samples one second apart. */
-async function steadyRss(pid, count = 5) {
-  const samples = [];
-  for (let index = 0; index < count; index++) {
-    samples.push(rssKb(pid));
-    await sleep(1000);
-  }
-  return samples.sort((a, b) => a - b)[Math.floor(count / 2)];
-}
-
-async function runSoak() {
+/**
+ * RSS at 64 connections, measured on the gateway's first traffic: later in the run the heap also
+ * holds what the 500 KB bodies grew it to, which would say nothing about 64 small calls.
+ */
+async function runMemory() {
   if (!processes.gateway) return;
   const all = scenarioTable(settings);
-  const pick = (...names) => names.map((name) => all.find((scenario) => scenario.name === name))
-    .find((scenario) => scenario && results.availability[`gateway ${scenario.gateway.path} ${scenario.gateway.body}`] === 'ok');
-  for (const scenario of all) {
+  for (const name of [`chat_c${settings.concurrency}`, `messages_c${settings.concurrency}`]) {
+    const scenario = all.find((entry) => entry.name === name);
     const key = `gateway ${scenario.gateway.path} ${scenario.gateway.body}`;
     results.availability[key] ??= await probe('gateway', scenario.gateway);
+    if (results.availability[key] !== 'ok') continue;
+    const run = await measure('gateway', scenario, settings.duration);
+    results.memory.push({ scenario: name, title: scenario.title, ...run });
+    log(`memory ${name}: peak RSS ${Math.round((run.sut_peak_rss_kb ?? 0) / 1024)} MB, ${describe(run)}`);
   }
-  // The mix: small passthrough calls, translated calls, translated streams and 500 KB bodies at once.
-  const mix = [
-    { scenario: pick(`chat_c${settings.concurrency}`), connections: 32 },
-    { scenario: pick(`messages_c${settings.concurrency}`, `chat_to_anthropic_c${settings.concurrency}`), connections: 16 },
-    { scenario: pick('messages_stream', 'responses_stream', 'chat_to_anthropic_stream'), connections: 16 },
-    { scenario: pick('big_messages_c8', 'big_chat_to_anthropic_c8', 'big_chat_c8'), connections: 2 },
-  ].filter((part) => part.scenario !== undefined);
-  const pid = processes.gateway.pid;
-  log(`soak: ${settings.soakSeconds}s of ${mix.map((part) => `${part.scenario.name}×${part.connections}`).join(' + ')}; pause ${settings.soakPauseSeconds}s before and after`);
-  await sleep(settings.soakPauseSeconds * 1000);
-  const idleBefore = await steadyRss(pid);
-  const watcher = watchProcess(pid, 1000);
-  const slices = [];
-  const sliceSeconds = Math.min(60, settings.soakSeconds);
-  for (let elapsed = 0; elapsed < settings.soakSeconds; elapsed += sliceSeconds) {
-    const seconds = Math.min(sliceSeconds, settings.soakSeconds - elapsed);
-    const foreign = watchForeignCpu();
-    const outputs = await Promise.all(mix.map((part) => measureSoakPart(part.scenario, part.connections, seconds)));
-    const foreignPercent = foreign.stop(outputs.reduce((sum, output) => sum + (output.loadgen_cpu_s ?? 0), 0));
-    const slice = { at_s: elapsed, seconds, rss_kb: rssKb(pid), foreign_cpu_pct: foreignPercent, parts: outputs.map((output, index) => ({ scenario: mix[index].scenario.name, rps: output.rps, errors: errorsOf(output), first_error: output.first_error ?? null })) };
-    slices.push(slice);
-    log(`soak ${elapsed + seconds}s: rss ${Math.round(slice.rss_kb / 1024)} MB, foreign ${foreignPercent}%, ${slice.parts.map((part) => `${part.scenario} ${part.rps}/s err ${part.errors}`).join(', ')}`);
-  }
-  const watched = watcher.stop();
-  await sleep(settings.soakPauseSeconds * 1000);
-  const idleAfter = await steadyRss(pid);
-  results.soak = {
-    seconds: settings.soakSeconds, pause_s: settings.soakPauseSeconds, mix: mix.map((part) => ({ scenario: part.scenario.name, connections: part.connections })),
-    idle_before_kb: idleBefore, peak_kb: watched.peakKb, idle_after_kb: idleAfter,
-    returned_within_10pct: idleAfter <= idleBefore * 1.1, growth_pct: Number((((idleAfter - idleBefore) / idleBefore) * 100).toFixed(1)),
-    rss_series_kb: watched.samples.map((sample) => [Math.round(sample.t / 1000), sample.kb]), slices,
-  };
-  log(`soak: idle before ${Math.round(idleBefore / 1024)} MB, peak ${Math.round(watched.peakKb / 1024)} MB, idle after ${Math.round(idleAfter / 1024)} MB (${results.soak.growth_pct}%)`);
-}
-
-function measureSoakPart(scenario, connections, seconds) {
-  const request = scenario.gateway;
-  const url = targetUrls.gateway + request.path;
-  if (scenario.tool === 'wrk') {
-    return runPinned(settings.loadgenCpu, 'wrk', ['-t1', `-c${connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', path.join(benchDir, 'lib', 'wrk-post.lua'), url],
-      { BENCH_BODY_FILE: bodyFiles[request.body], BENCH_HEADERS_FILE: headerFile('gateway', request.format) }, (seconds + 30) * 1000);
-  }
-  return runPinned(settings.loadgenCpu, 'node', [path.join(benchDir, 'stream-load.mjs'), '--url', url, '--body', bodyFiles[request.body],
-    '--headers', headerFile('gateway', request.format), '--format', request.format, '--concurrency', String(connections), '--seconds', String(seconds),
-    '--min-events', String(scenario.minEvents ?? 0)], {}, (seconds + 60) * 1000);
 }
 
 // ---------------------------------------------------------------- main
@@ -381,9 +303,11 @@ try {
   log(`servers up: ${Object.keys(processes).join(', ')}${results.availability.gateway ? ' — gateway ' + results.availability.gateway : ''}`);
   await sleep(2000);
   for (const target of Object.keys(processes)) results.idle[`${target}_fresh_kb`] = rssKb(processes[target].pid);
+  if (settings.stages.includes('memory')) await runMemory();
   if (settings.stages.includes('scenarios')) await runScenarios();
-  if (settings.stages.includes('slow')) await runSlowStreams();
-  if (settings.stages.includes('soak')) await runSoak();
+  const bench = { settings, processes, results, probe, bodyFiles, targetUrls, headerFile, watchForeignCpu, log, errorsOf, benchDir };
+  if (settings.stages.includes('slow')) await runSlowStreams(bench);
+  if (settings.stages.includes('soak')) await runSoak(bench);
   results.meta.loadavg_end = machineLoad();
 } catch (error) {
   log(`aborted: ${error instanceof Error ? error.stack : String(error)}`);

@@ -58,6 +58,7 @@ function oneStream() {
     let previousEndedWithNewline = false;
     let tail = '';
     let sample = '';
+    let sawEnd = false;
     const request = http.request(
       { host: url.hostname, port: url.port, path: url.pathname + url.search, method: 'POST', headers, agent },
       (response) => {
@@ -70,13 +71,16 @@ function oneStream() {
           if (previousEndedWithNewline && piece[0] === '\n') events++;
           for (let at = piece.indexOf('\n\n'); at !== -1; at = piece.indexOf('\n\n', at + 2)) events++;
           previousEndedWithNewline = piece.endsWith('\n');
-          tail = (tail + piece).slice(-200);
+          // The end marker may be split across pieces, and may be followed by a long payload.
+          const window = tail + piece;
+          if (!sawEnd && window.includes(endMarker)) sawEnd = true;
+          tail = window.slice(-200);
         });
         response.on('end', () => {
           const endedAt = process.hrtime.bigint();
           if (response.statusCode !== 200) noteError('status', `status ${response.statusCode}: ${sample}`);
-          else if (!tail.includes(endMarker) || events < minEvents) {
-            noteError('incomplete', `incomplete: ${events} events, end marker ${tail.includes(endMarker)}: ${tail.slice(-150)}`);
+          else if (!sawEnd || events < minEvents) {
+            noteError('incomplete', `incomplete: ${events} events, end marker ${sawEnd}: ${tail.slice(-150)}`);
           } else {
             counts.ok++;
             ttfbs.push(Number(firstAt - startedAt) / 1e6);

@@ -40,8 +40,15 @@ function verdict(value, limit, better) {
   return `**missed by ${by.toFixed(0)} %**`;
 }
 
-export function summarize(results) {
-  const { runs, settings } = results;
+/**
+ * @param {object} results the run's results.json
+ * @param {{ maxForeign?: number }} [options] leave out runs during which other processes took more
+ *   than this share of a core (the rest of each scenario's repetitions are still medianed)
+ */
+export function summarize(results, options = {}) {
+  const { settings } = results;
+  const allRuns = results.runs;
+  const runs = options.maxForeign === undefined ? allRuns : allRuns.filter((run) => (run.foreign_cpu_pct ?? 0) <= options.maxForeign);
   const scenarioNames = [...new Set(runs.map((run) => run.scenario))];
   const titleOf = Object.fromEntries(runs.map((run) => [run.scenario, run.title]));
   const out = [];
@@ -50,6 +57,9 @@ export function summarize(results) {
   push(`${results.meta.cpus} × ${results.meta.cpu_model}, Node ${results.meta.node}, ${results.meta.wrk ?? ''}; commit ${results.meta.commit}, dist built ${results.meta.dist_built}.`);
   push(`${settings.duration} s per run, ${settings.reps} repetitions (medians shown), warmup ${settings.warmup} s; ${results.meta.pinning}.`);
   push(`Load average at start ${results.meta.loadavg_start}, at end ${results.meta.loadavg_end ?? '?'}. "foreign" = CPU (in % of one core) taken during the measurement by processes that are not part of the benchmark (other users of this shared 2-core machine): above ~10 % the figure was taken on a busy machine.`, '');
+  if (options.maxForeign !== undefined) {
+    push(`Runs during which other processes took more than ${options.maxForeign} % of a core are left out: ${allRuns.length - runs.length} of ${allRuns.length}; the medians are over the remaining repetitions.`, '');
+  }
   const unavailable = Object.entries(results.availability).filter(([, status]) => status !== 'ok');
   if (unavailable.length) push('Not measured:', '', ...unavailable.map(([key, status]) => `- \`${key}\`: ${status}`), '');
   if (results.aborted) push(`**Run aborted: ${results.aborted}**`, '');
@@ -108,9 +118,13 @@ export function summarize(results) {
   const c = settings.concurrency;
   const at64 = aggregate(runs, `chat_c${c}`, 'gateway');
   const at64Translated = aggregate(runs, `messages_c${c}`, 'gateway') ?? aggregate(runs, `chat_to_anthropic_c${c}`, 'gateway');
+  // RSS at 64 connections from the memory stage (the gateway's first traffic) when it ran.
+  const firstTraffic = (name) => (results.memory ?? []).find((entry) => entry.scenario === name)?.sut_peak_rss_kb;
+  const rss64 = firstTraffic(`chat_c${c}`) ?? at64?.rss;
+  const rss64Translated = firstTraffic(`messages_c${c}`) ?? at64Translated?.rss;
   const slowPeak = Math.max(0, ...results.slow.filter((slow) => slow.target === 'gateway' && slow.status === 'ok').map((slow) => slow.rss_peak_kb));
-  push('## Memory (gateway RSS, MB)', '', '| idle, fresh | at 64 connections (passthrough / translated) | holding the slow streams (worst case) | soak: idle before → peak → after |', '|---:|---|---:|---|');
-  push(`| ${mb(results.idle.gateway_fresh_kb)} | ${mb(at64?.rss)} / ${mb(at64Translated?.rss)} | ${slowPeak ? mb(slowPeak) : '–'} | ${results.soak ? `${mb(results.soak.idle_before_kb)} → ${mb(results.soak.peak_kb)} → ${mb(results.soak.idle_after_kb)}` : '–'} |`, '');
+  push('## Memory (gateway RSS, MB)', '', '| idle, fresh | at 64 connections, first traffic (passthrough / then translated) | holding the slow streams (worst case) | soak: idle before → peak → after |', '|---:|---|---:|---|');
+  push(`| ${mb(results.idle.gateway_fresh_kb)} | ${mb(rss64)} / ${mb(rss64Translated)} | ${slowPeak ? mb(slowPeak) : '–'} | ${results.soak ? `${mb(results.soak.idle_before_kb)} → ${mb(results.soak.peak_kb)} → ${mb(results.soak.idle_after_kb)}` : '–'} |`, '');
 
   const rows = [];
   const proxy64 = aggregate(runs, `chat_c${c}`, 'nodeproxy');
@@ -128,16 +142,22 @@ export function summarize(results) {
     return direct?.ttfb50 == null || gateway?.ttfb50 == null ? null : (gateway.ttfb50 - direct.ttfb50) * 1000;
   };
   const row = (what, measured, limit, better, unit) => rows.push(`| ${what} | ${measured == null ? '–' : `${Number(measured).toFixed(unit === '×' ? 2 : 0)}${unit === '×' ? ' ×' : ' ' + unit}`} | ${better === 'higher' ? '≥' : '≤'} ${limit}${unit === '×' ? ' ×' : ' ' + unit} | ${verdict(measured, limit, better)} |`);
+  // CPU per request is the steadier measure when other processes share the cores: on a core of
+  // its own each process would serve about 1e6 / (µs per request) requests a second.
+  const capacity = (gateway, proxy) => (gateway?.cpuPerRequest && proxy?.cpuPerRequest ? proxy.cpuPerRequest / gateway.cpuPerRequest : null);
   row(`chat passthrough RPS at ${c} conns ÷ node proxy`, at64 && proxy64 ? at64.rps / proxy64.rps : null, 0.9, 'higher', '×');
+  row(`… same, from CPU µs per request (node proxy ÷ gateway)`, capacity(at64, proxy64), 0.9, 'higher', '×');
   row(`messages → chat (translated) RPS at ${c} ÷ node proxy`, translatedGateway && translatedProxy ? translatedGateway.rps / translatedProxy.rps : null, 0.6, 'higher', '×');
+  row(`… same, from CPU µs per request`, capacity(translatedGateway, translatedProxy), 0.6, 'higher', '×');
   row(`chat → Anthropic (translated) RPS at ${c} ÷ node proxy (chat)`, chatToAnthropic && proxy64 ? chatToAnthropic.rps / proxy64.rps : null, 0.6, 'higher', '×');
+  row(`… same, from CPU µs per request`, capacity(chatToAnthropic, proxy64), 0.6, 'higher', '×');
   row('added latency p50, passthrough (chat, 1 conn)', addedP50('chat_c1'), 200, 'lower', 'µs');
   row('added latency p50, translated (messages → chat, 1 conn)', addedP50('messages_c1'), 400, 'lower', 'µs');
   row('added latency p50, translated (chat → Anthropic, 1 conn)', addedP50('chat_to_anthropic_c1'), 400, 'lower', 'µs');
   for (const name of streamScenarios) row(`added TTFB p50, \`${name}\``, addedTtfb(name), 1000, 'lower', 'µs');
   row('RSS idle (fresh)', results.idle.gateway_fresh_kb == null ? null : results.idle.gateway_fresh_kb / 1024, 80, 'lower', 'MB');
-  row(`RSS at ${c} connections (passthrough)`, at64?.rss == null ? null : at64.rss / 1024, 150, 'lower', 'MB');
-  row(`RSS at ${c} connections (translated)`, at64Translated?.rss == null ? null : at64Translated.rss / 1024, 150, 'lower', 'MB');
+  row(`RSS at ${c} connections (passthrough)`, rss64 == null ? null : rss64 / 1024, 150, 'lower', 'MB');
+  row(`RSS at ${c} connections (translated, after the passthrough run)`, rss64Translated == null ? null : rss64Translated / 1024, 150, 'lower', 'MB');
   row(`RSS holding ${settings.slowStreams} streams (worst path)`, slowPeak ? slowPeak / 1024 : null, 300, 'lower', 'MB');
   if (results.soak) row('RSS after the soak vs before', results.soak.growth_pct, 10, 'lower', '%');
   push('## Targets', '', '| target | measured | wanted | verdict |', '|---|---:|---:|---|', ...rows, '');
@@ -145,10 +165,11 @@ export function summarize(results) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const file = process.argv[2];
+  const [file, maxForeign] = process.argv.slice(2);
   if (!file) {
-    process.stderr.write('usage: node bench/lib/summarize.mjs RESULTS_DIR/results.json\n');
+    process.stderr.write('usage: node bench/lib/summarize.mjs RESULTS_DIR/results.json [MAX_FOREIGN_PERCENT]\n');
     process.exit(2);
   }
-  process.stdout.write(summarize(JSON.parse(fs.readFileSync(file, 'utf8'))) + '\n');
+  const options = maxForeign === undefined ? {} : { maxForeign: Number(maxForeign) };
+  process.stdout.write(summarize(JSON.parse(fs.readFileSync(file, 'utf8')), options) + '\n');
 }
