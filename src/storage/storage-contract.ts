@@ -169,7 +169,7 @@ export function describeStorageContract(name: string, open: () => Promise<Storag
       });
 
       it('keeps costs above 2^53 nano-USD exactly in entries, totals and spend', async () => {
-        // Neither value nor their sum is representable as a double: any float on the way breaks them.
+        // Neither value nor their sum is representable as a double: a float anywhere on the way breaks them.
         const large = 2n ** 53n + 1n;
         const larger = 2n ** 62n + 3n;
         await storage.ledger.append(ledgerEntry({ requestId: 'req_large', costNanoUsd: large }));

@@ -14,7 +14,7 @@ const columnTypes = {
 export function initialSchemaMigration(dialect: StorageDialect): Migration {
   const types = columnTypes[dialect];
   return {
-    // Kysely's Migration type asks for Kysely<any>; schema building does not use the row types.
+    // Kysely's Migration type asks for an untyped database; schema building does not use the row types.
     async up(db: Kysely<unknown>): Promise<void> {
       await db.schema
         .createTable('api_keys')
