@@ -72,7 +72,6 @@ export const configSchema = z
       .default({ host: '127.0.0.1', port: 8787, body_limit_bytes: 32 * 1024 * 1024, discovery_requires_key: false, open_access: 'auto' }),
     database: z.object({ url: z.string().min(1) }).strict().default({ url: 'sqlite:./data/switchyard.db' }),
     redis: z.object({ url: z.string().min(1) }).strict().optional(),
-    admin: z.object({ api_key: z.string().min(16) }).strict().optional(),
     routing: z
       .object({
         /** Attempts per route on a retryable failure before falling back to the next route. */
