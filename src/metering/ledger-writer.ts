@@ -17,6 +17,13 @@ export class LedgerWriter {
     private readonly delayMs = 50,
   ) {}
 
+  /** Cost of a key's entries queued but not yet written, so budget checks see them at once. */
+  pendingNanoUsd(keyId: string): bigint {
+    let total = 0n;
+    for (const entry of this.queue) if (entry.keyId === keyId) total += entry.costNanoUsd;
+    return total;
+  }
+
   record(entry: LedgerEntry): void {
     this.queue.push(entry);
     this.timer ??= setTimeout(() => void this.flush(), this.delayMs);

@@ -1,6 +1,7 @@
 import type { ModelCatalog } from '../catalog/model-catalog.js';
 import type { GatewayConfig } from '../config/config-schema.js';
 import type { Logger } from '../logging/logger.js';
+import type { KeyLimits } from '../metering/key-limits.js';
 import type { LedgerWriter } from '../metering/ledger-writer.js';
 import type { Storage } from '../storage/ports.js';
 import type { Authenticator } from './authenticate.js';
@@ -12,5 +13,6 @@ export interface GatewayServices {
   readonly storage: Storage;
   readonly authenticator: Authenticator;
   readonly ledger: LedgerWriter;
+  readonly limits: KeyLimits;
   readonly logger: Logger;
 }

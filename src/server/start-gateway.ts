@@ -5,6 +5,7 @@ import type { GatewayConfig } from '../config/config-schema.js';
 import { builtinSimulatorUrl } from '../config/default-config.js';
 import { ApiKeyVerifier } from '../keys/api-key-verifier.js';
 import { createLogger, type Logger } from '../logging/logger.js';
+import { KeyLimits } from '../metering/key-limits.js';
 import { LedgerWriter } from '../metering/ledger-writer.js';
 import { startSimulator } from '../sim/index.js';
 import { openStorage } from '../storage/open-storage.js';
@@ -42,6 +43,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     catalog,
     storage,
     ledger,
+    limits: new KeyLimits(storage.ledger, ledger),
     logger,
     authenticator: new Authenticator(verifier, storage.keys, openAccessMode(config)),
   };

@@ -53,6 +53,7 @@ export async function handleTextRequest(
     const headers = nodeRequestHeaders(context.env.incoming);
     const key = await services.authenticator.authenticate(headers);
     assertEndpointAllowed(key, family);
+    await services.limits.admit(key);
     assertJsonContentType(headers.get('content-type') ?? undefined);
     const forwarded = forwardedHeaders(headers, format.name);
     const received = await readRequestText(context.env.incoming, services.config.server.body_limit_bytes);
