@@ -11,12 +11,13 @@ interface MinuteWindow {
  * A key's requests-per-minute limit and spend budget, checked before a call is routed.
  *
  * Both are per process for now: requests are counted in a fixed one-minute window, and spend is
- * what the ledger holds plus what this process has yet to write, read at most once a second. A
- * budget can therefore be overrun by the calls in flight when it runs out, and by other instances.
+ * what the ledger holds (re-read when this process has written to it, or after a second) plus what
+ * this process has yet to write. A budget can therefore be overrun by the calls in flight when it
+ * runs out, and by other instances.
  */
 export class KeyLimits {
   private readonly windows = new Map<string, MinuteWindow>();
-  private readonly spent = new Map<string, { value: bigint; until: number }>();
+  private readonly spent = new Map<string, { value: bigint; until: number; generation: number }>();
 
   constructor(
     private readonly ledger: UsageLedger,
@@ -50,9 +51,12 @@ export class KeyLimits {
   private async spentNanoUsd(keyId: string): Promise<bigint> {
     const cached = this.spent.get(keyId);
     const now = this.now();
-    if (cached !== undefined && cached.until > now) return cached.value + this.writer.pendingNanoUsd(keyId);
+    if (cached !== undefined && cached.until > now && cached.generation === this.writer.generation) {
+      return cached.value + this.writer.pendingNanoUsd(keyId);
+    }
+    const generation = this.writer.generation;
     const value = await this.ledger.spentNanoUsd(keyId);
-    this.spent.set(keyId, { value, until: now + 1_000 });
+    this.spent.set(keyId, { value, until: now + 1_000, generation });
     return value + this.writer.pendingNanoUsd(keyId);
   }
 }
