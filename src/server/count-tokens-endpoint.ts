@@ -1,6 +1,5 @@
 import { GatewayError, toGatewayError } from '../errors/gateway-error.js';
 import { decodeMessagesCountTokensRequest, messagesFormat } from '../formats/messages/index.js';
-import { assertEndpointAllowed } from '../keys/key-scope.js';
 import { replaceTopLevelString } from '../passthrough/rewrite-body.js';
 import { adapterFor } from '../providers/registry.js';
 import type { CatalogRoute } from '../catalog/model-catalog.js';
@@ -8,8 +7,10 @@ import { countInputTokens } from '../tokens/count-input-tokens.js';
 import { flattenHeaders, readBodyText, sendUpstream } from '../upstream/upstream-client.js';
 import { errorResponse } from './error-response.js';
 import type { GatewayServices } from './gateway-services.js';
-import { assertJsonContentType, parseJsonObject, readRequestText } from './read-request-body.js';
-import { forwardedHeaders, resolveModel, type GatewayContext } from './text-endpoint.js';
+import { parseJsonObject } from './read-request-body.js';
+import { readAuthorisedRequest } from './read-authorised-request.js';
+import { clientAbortSignal } from './request-headers.js';
+import { resolveModel, type GatewayContext } from './text-endpoint.js';
 
 /**
  * `POST /v1/messages/count_tokens`: asked of the Anthropic upstream when the model routes there
@@ -18,18 +19,13 @@ import { forwardedHeaders, resolveModel, type GatewayContext } from './text-endp
 export async function handleCountTokens(context: GatewayContext, services: GatewayServices): Promise<Response> {
   const requestId = context.get('requestId');
   try {
-    const headers = context.req.raw.headers;
-    const key = await services.authenticator.authenticate(headers);
-    assertEndpointAllowed(key, 'messages');
-    assertJsonContentType(headers.get('content-type') ?? undefined);
-    const forwarded = forwardedHeaders(headers, 'messages');
-    const rawBody = await readRequestText(context.env.incoming, services.config.server.body_limit_bytes);
+    const { key, forwarded, rawBody } = await readAuthorisedRequest(context, services, 'messages', 'messages');
     const request = decodeMessagesCountTokensRequest(parseJsonObject(rawBody));
     const model = resolveModel(services, request.model, key);
     const route = model.routes[0] as CatalogRoute;
     const inputTokens =
       route.target.kind === 'anthropic'
-        ? await countUpstream(route, rawBody, forwarded, context.req.raw.signal, services.config.routing.timeout_ms).catch((error: unknown) => {
+        ? await countUpstream(route, rawBody, forwarded, clientAbortSignal(context.env.outgoing), services.config.routing.timeout_ms).catch((error: unknown) => {
             // An unreachable or overloaded upstream is no reason to fail a count; a refusal is.
             if (!toGatewayError(error).retryable) throw error;
             services.logger.warn({ requestId, code: toGatewayError(error).code }, 'upstream token count failed; counting locally');

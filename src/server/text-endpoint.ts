@@ -4,24 +4,22 @@ import { GatewayError } from '../errors/gateway-error.js';
 import type { ClientFormat, FormatName } from '../formats/client-format.js';
 import type { IrRequest } from '../ir/request.js';
 import { mayHoldForeignBlob } from '../ir/client-blob.js';
-import { assertEndpointAllowed, assertModelAllowed } from '../keys/key-scope.js';
+import { assertModelAllowed } from '../keys/key-scope.js';
 import type { EndpointFamily } from '../keys/endpoint-family.js';
-import { costNanoUsd } from '../metering/price.js';
-import { estimateUsage } from '../metering/estimate-usage.js';
+import { meterCall } from '../metering/meter-call.js';
 import { passthroughCall } from '../passthrough/passthrough-call.js';
 import { adapterFor } from '../providers/registry.js';
-import type { CatalogModel, CatalogRoute } from '../catalog/model-catalog.js';
+import type { CatalogModel } from '../catalog/model-catalog.js';
 import type { AttemptContext } from '../routing/attempt-context.js';
-import type { CallCompletion, CallOutcome } from '../routing/call-outcome.js';
+import type { CallOutcome } from '../routing/call-outcome.js';
 import { runWithFallback } from '../routing/run-with-fallback.js';
 import { translatedCall } from '../translation/translated-call.js';
 import type { ApiKeyRecord } from '../storage/ports.js';
-import { anthropicVersion } from './anthropic-version.js';
 import { errorResponse } from './error-response.js';
 import type { GatewayServices } from './gateway-services.js';
-import { assertJsonContentType, parseJsonObject, readRequestText } from './read-request-body.js';
-import { clientAbortSignal, nodeRequestHeaders, type HeaderSource } from './request-headers.js';
-
+import { parseJsonObject } from './read-request-body.js';
+import { readAuthorisedRequest } from './read-authorised-request.js';
+import { clientAbortSignal } from './request-headers.js';
 
 export type GatewayContext = Context<{ Bindings: HttpBindings; Variables: { requestId: string } }>;
 
@@ -50,13 +48,8 @@ export async function handleTextRequest(
   const requestId = context.get('requestId');
   const startedAt = Date.now();
   try {
-    const headers = nodeRequestHeaders(context.env.incoming);
-    const key = await services.authenticator.authenticate(headers);
-    assertEndpointAllowed(key, family);
+    const { key, forwarded, rawBody: received } = await readAuthorisedRequest(context, services, family, format.name);
     await services.limits.admit(key);
-    assertJsonContentType(headers.get('content-type') ?? undefined);
-    const forwarded = forwardedHeaders(headers, format.name);
-    const received = await readRequestText(context.env.incoming, services.config.server.body_limit_bytes);
     const read: PreparedBody = { rawBody: received, parsedBody: parseJsonObject(received) };
     const { rawBody, parsedBody, deliver } = prepare === undefined ? read : await prepare(read, key);
     const { request, refusal } = decodeForRouting(format, parsedBody);
@@ -69,7 +62,8 @@ export async function handleTextRequest(
       clientSignal,
       (route) => {
         const adapter = adapterFor(route.target);
-        if (request === undefined && !adapter.nativeFormats.includes(format.name)) throw refusal;
+        const native = adapter.nativeFormats.includes(format.name);
+        if (request === undefined && !native) throw refusal;
         const attempt: AttemptContext = {
           format,
           adapter,
@@ -79,7 +73,8 @@ export async function handleTextRequest(
           forwarded,
           encode: { requestId, model: request?.model ?? String(parsedBody.model), request: request ?? emptyRequest },
         };
-        const passThrough = request === undefined || (adapter.nativeFormats.includes(format.name) && !foreignBlobs);
+        // A body carrying another provider's reasoning blob is translated, which drops the blob.
+        const passThrough = request === undefined || (native && !foreignBlobs);
         if (!passThrough) noteUnservedHostedTools(services, requestId, request, adapter.nativeFormats);
         const call = passThrough ? passthroughCall(attempt, rawBody, parsedBody) : translatedCall(attempt, request);
         return call.then((outcome) => ({ outcome, route }));
@@ -91,7 +86,7 @@ export async function handleTextRequest(
         ),
     );
     const outcome = deliver === undefined ? committed : deliver(committed);
-    void meter(services, outcome, { requestId, key, model, route: servedBy, family, rawBodyLength: rawBody.length, startedAt });
+    void meterCall(services.ledger, outcome, { requestId, key, model, route: servedBy, family, rawBodyLength: rawBody.length, startedAt });
     const responseHeaders: Record<string, string> = { 'content-type': outcome.contentType, 'x-request-id': requestId, 'cache-control': 'no-cache' };
     // Declaring a stream chunked makes the HTTP layer send headers and first bytes at once instead
     // of first trying to read the whole body to compute a content-length (which costs a timer tick).
@@ -149,50 +144,3 @@ export function resolveModel(services: GatewayServices, name: string, key: ApiKe
   }
   return model;
 }
-
-/** Client headers that carry meaning for an upstream of the same family (Anthropic's version and betas). */
-export function forwardedHeaders(headers: HeaderSource, format: FormatName): Record<string, string> {
-  if (format !== 'messages') return {};
-  const forwarded: Record<string, string> = {};
-  const version = anthropicVersion(headers);
-  if (version !== undefined) forwarded['anthropic-version'] = version;
-  const beta = headers.get('anthropic-beta');
-  if (beta !== null) forwarded['anthropic-beta'] = beta;
-  return forwarded;
-}
-
-interface MeteringFacts {
-  readonly requestId: string;
-  readonly key: ApiKeyRecord | undefined;
-  readonly model: CatalogModel;
-  readonly route: CatalogRoute;
-  readonly family: EndpointFamily;
-  readonly rawBodyLength: number;
-  readonly startedAt: number;
-}
-
-/** Writes the ledger entry once the answer has been delivered (or dropped). */
-async function meter(services: GatewayServices, outcome: CallOutcome, facts: MeteringFacts): Promise<void> {
-  const completion: CallCompletion = await outcome.completion;
-  const usage = completion.usage ?? estimateUsage(facts.rawBodyLength);
-  const target = facts.route.target;
-  services.ledger.record({
-    requestId: facts.requestId,
-    keyId: facts.key?.id ?? null,
-    model: facts.model.id,
-    provider: target.providerName,
-    upstreamModel: target.model,
-    endpoint: facts.family,
-    status: completion.completed ? completion.status : 499,
-    inputUncached: usage.inputUncached,
-    cacheRead: usage.cacheRead,
-    cacheWrite: usage.cacheWrite,
-    output: usage.output,
-    reasoning: usage.reasoning,
-    usageEstimated: usage.estimated === true,
-    costNanoUsd: costNanoUsd(facts.model.price, usage),
-    createdAt: new Date(facts.startedAt),
-    durationMs: Date.now() - facts.startedAt,
-  });
-}
-
