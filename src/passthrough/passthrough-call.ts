@@ -35,9 +35,9 @@ export async function passthroughCall(
   }
   const contentType = String(response.headers['content-type'] ?? 'application/json');
   if (parsedBody.stream !== true || !contentType.includes('text/event-stream')) {
-    const bytes = new Uint8Array(await response.body.arrayBuffer().catch((error: unknown) => {
+    const bytes = await response.body.bytes().catch((error: unknown) => {
       throw upstreamTransportError(error, abort.signal);
-    }));
+    });
     const usage = usageFromBytes(context, bytes);
     return { contentType, body: bytes, completion: Promise.resolve({ usage, completed: true, status: 200 }) };
   }
@@ -96,7 +96,7 @@ async function* endingWithErrorIfCut(
 
 async function* relay(response: UpstreamResponse, tap: UsageTap): AsyncGenerator<Uint8Array, void, void> {
   const reader = createSseReader((event) => tap.observe(event.event, event.data));
-  for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+  for await (const chunk of response.body.chunks()) {
     reader.push(chunk);
     yield chunk;
   }
@@ -110,7 +110,7 @@ async function* relayWithoutUsageEvent(response: UpstreamResponse, tap: UsageTap
   const decoder = new TextDecoder();
   const splitter = createSseEventSplitter();
   const reader = createSseReader((event) => tap.observe(event.event, event.data));
-  for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+  for await (const chunk of response.body.chunks()) {
     reader.push(chunk);
     const kept = splitter.push(decoder.decode(chunk, { stream: true })).filter((event) => !isUsageOnlyChunk(event));
     if (kept.length > 0) yield encoder.encode(kept.join(''));

@@ -1,4 +1,5 @@
 import type { Usage } from '../ir/usage.js';
+import type { ChunkStream } from './commit-stream.js';
 
 /** How a delivered call ended, for metering. */
 export interface CallCompletion {
@@ -15,6 +16,6 @@ export interface CallCompletion {
  */
 export interface CallOutcome {
   readonly contentType: string;
-  readonly body: string | Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array>;
+  readonly body: string | Uint8Array | ChunkStream;
   readonly completion: Promise<CallCompletion>;
 }

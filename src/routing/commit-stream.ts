@@ -4,72 +4,67 @@ export interface KeepAlive {
   readonly afterMs: number;
 }
 
+/** A committed stream's chunks, pulled by whoever sends them; `return()` gives up on the rest. */
+export type ChunkStream = AsyncGenerator<Uint8Array, void, void>;
+
 /**
- * Turns a chunk generator into a response body once its first chunk exists. Anything the generator
+ * Waits for a chunk generator's first chunk, then hands the stream over. Anything the generator
  * throws before its first chunk rejects the returned promise, so the caller can still answer with
  * an HTTP error or fall back to another route; after that, the generator reports failures in-band.
  * While the upstream is silent for longer than `keepAlive.afterMs`, keep-alives are sent so that
  * clients and proxies do not give up on a slow model.
  */
 export async function commitOnFirstChunk(
-  chunks: AsyncGenerator<Uint8Array, void, void>,
+  chunks: ChunkStream,
   onFinish: (completed: boolean) => void,
   onCancel: () => void,
   keepAlive?: KeepAlive,
-): Promise<ReadableStream<Uint8Array>> {
+): Promise<ChunkStream> {
   const first = await chunks.next();
-  let pending: Uint8Array | undefined = first.done ? undefined : first.value;
-  let done = first.done === true;
-  let settled = false;
-  /** A `next()` still running when a keep-alive was sent instead; the next pull awaits it. */
-  let inFlight: Promise<IteratorResult<Uint8Array, void>> | undefined;
-  const settle = (completed: boolean): void => {
-    if (settled) return;
-    settled = true;
+  return committedStream(first, chunks, onFinish, onCancel, keepAlive);
+}
+
+async function* committedStream(
+  first: IteratorResult<Uint8Array, void>,
+  chunks: ChunkStream,
+  onFinish: (completed: boolean) => void,
+  onCancel: () => void,
+  keepAlive: KeepAlive | undefined,
+): ChunkStream {
+  let completed = first.done === true;
+  try {
+    if (completed) return;
+    yield first.value as Uint8Array;
+    if (keepAlive === undefined) {
+      for (;;) {
+        const next = await chunks.next();
+        if (next.done) break;
+        yield next.value;
+      }
+    } else {
+      /** A `next()` still running when a keep-alive was sent instead; the next round awaits it. */
+      let inFlight: Promise<IteratorResult<Uint8Array, void>> | undefined;
+      for (;;) {
+        inFlight ??= chunks.next();
+        const next = await raceWithSilence(inFlight, keepAlive.afterMs);
+        if (next === 'silence') {
+          yield keepAlive.bytes;
+          continue;
+        }
+        inFlight = undefined;
+        if (next.done) break;
+        yield next.value;
+      }
+    }
+    completed = true;
+  } finally {
+    if (!completed) {
+      // The client went away or the stream failed: stop the upstream call and release the generator.
+      onCancel();
+      await chunks.return(undefined).catch(() => undefined);
+    }
     onFinish(completed);
-  };
-  if (done) settle(true);
-  return new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        if (pending !== undefined) {
-          controller.enqueue(pending);
-          pending = undefined;
-          return;
-        }
-        if (done) {
-          controller.close();
-          return;
-        }
-        try {
-          inFlight ??= chunks.next();
-          const next = keepAlive === undefined ? await inFlight : await raceWithSilence(inFlight, keepAlive.afterMs);
-          if (next === 'silence') {
-            controller.enqueue((keepAlive as KeepAlive).bytes);
-            return;
-          }
-          inFlight = undefined;
-          if (next.done) {
-            done = true;
-            settle(true);
-            controller.close();
-          } else {
-            controller.enqueue(next.value);
-          }
-        } catch (error) {
-          settle(false);
-          controller.error(error);
-        }
-      },
-      async cancel() {
-        // The client went away: stop the upstream call and release the generator's resources.
-        onCancel();
-        settle(false);
-        await chunks.return(undefined).catch(() => undefined);
-      },
-    },
-    { highWaterMark: 0 },
-  );
+  }
 }
 
 function raceWithSilence<T>(promise: Promise<T>, afterMs: number): Promise<T | 'silence'> {

@@ -10,7 +10,8 @@ import type { GatewayServices } from './gateway-services.js';
 import { parseJsonObject } from './read-request-body.js';
 import { readAuthorisedRequest } from './read-authorised-request.js';
 import { clientAbortSignal } from './request-headers.js';
-import { resolveModel, type GatewayContext } from './text-endpoint.js';
+import type { GatewayContext } from './exchange.js';
+import { resolveModel } from './text-endpoint.js';
 
 /**
  * `POST /v1/messages/count_tokens`: asked of the Anthropic upstream when the model routes there
@@ -19,7 +20,7 @@ import { resolveModel, type GatewayContext } from './text-endpoint.js';
 export async function handleCountTokens(context: GatewayContext, services: GatewayServices): Promise<Response> {
   const requestId = context.get('requestId');
   try {
-    const { key, forwarded, rawBody } = await readAuthorisedRequest(context, services, 'messages', 'messages');
+    const { key, forwarded, rawBody } = await readAuthorisedRequest(context.env.incoming, services, 'messages', 'messages');
     const request = decodeMessagesCountTokensRequest(parseJsonObject(rawBody));
     const model = resolveModel(services, request.model, key);
     const route = model.routes[0] as CatalogRoute;

@@ -1,17 +1,8 @@
-import { toGatewayError, type GatewayError } from '../errors/gateway-error.js';
 import type { ClientFormat } from '../formats/client-format.js';
-import { chatFormat } from '../formats/chat/index.js';
+import { errorAnswer } from './gateway-answer.js';
 
-/**
- * Renders an error in the caller's format (the OpenAI shape where a path has no format of its own),
- * with the request id header and `retry-after` where one is known.
- */
-export function errorResponse(thrown: unknown, requestId: string, format: ClientFormat = chatFormat): Response {
-  const error: GatewayError = toGatewayError(thrown);
-  const encoded = format.encodeError(error, requestId);
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'x-request-id': requestId };
-  if (error.retryAfterSeconds !== undefined) headers['retry-after'] = String(error.retryAfterSeconds);
-  // A body refused for its size was not read to the end: close instead of draining it.
-  if (error.code === 'body_too_large') headers.connection = 'close';
-  return new Response(JSON.stringify(encoded.body), { status: encoded.status, headers });
+/** An error answer as a Web Response, for the endpoints served through the HTTP framework. */
+export function errorResponse(thrown: unknown, requestId: string, format?: ClientFormat): Response {
+  const answer = errorAnswer(thrown, requestId, format);
+  return new Response(answer.body as string, { status: answer.status, headers: answer.headers });
 }

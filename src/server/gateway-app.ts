@@ -2,28 +2,22 @@ import { Hono } from 'hono';
 import type { HttpBindings } from '@hono/node-server';
 import { GatewayError } from '../errors/gateway-error.js';
 import { clientFormats } from '../formats/registry.js';
-import type { ClientFormat, FormatName } from '../formats/client-format.js';
+import type { ClientFormat } from '../formats/client-format.js';
 import { messagesFormat } from '../formats/messages/index.js';
 import { handleCountTokens } from './count-tokens-endpoint.js';
-import type { EndpointFamily } from '../keys/endpoint-family.js';
 import { errorResponse } from './error-response.js';
 import type { GatewayServices } from './gateway-services.js';
 import { handleListModels, handleRetrieveModel } from './models-endpoint.js';
 import { newRequestId } from './request-id.js';
-import { handleTextRequest, type PrepareBody } from './text-endpoint.js';
-import { responsesStorageStep } from './responses-storage-step.js';
+import { textEndpointPaths, textEndpoints } from './text-endpoints.js';
 import { handleDeleteResponse, handleGetResponse } from './stored-response-endpoints.js';
 
 type GatewayEnvironment = { Bindings: HttpBindings; Variables: { requestId: string } };
 
-/** Text endpoints: path (also served under /v1) → endpoint family and client format. */
-const textEndpoints: readonly { path: string; family: EndpointFamily; format: FormatName; prepare?: (services: GatewayServices) => PrepareBody }[] = [
-  { path: '/chat/completions', family: 'chat', format: 'chat' },
-  { path: '/messages', family: 'messages', format: 'messages' },
-  { path: '/responses', family: 'responses', format: 'responses', prepare: responsesStorageStep },
-];
-
-/** The HTTP surface of the gateway (interface.md §1). */
+/**
+ * The HTTP surface of the gateway (interface.md §1), but for POSTs to the text endpoints, which
+ * the request listener answers before this app sees them (request-listener.ts).
+ */
 export function createGatewayApp(services: GatewayServices): Hono<GatewayEnvironment> {
   const app = new Hono<GatewayEnvironment>();
   app.use(async (context, next) => {
@@ -33,10 +27,7 @@ export function createGatewayApp(services: GatewayServices): Hono<GatewayEnviron
 
   for (const endpoint of textEndpoints) {
     const format = clientFormats[endpoint.format];
-    if (format === undefined) continue;
-    const prepare = endpoint.prepare?.(services);
-    for (const path of [endpoint.path, `/v1${endpoint.path}`]) {
-      app.post(path, (context) => handleTextRequest(context, services, endpoint.family, format, prepare));
+    for (const path of textEndpointPaths(endpoint)) {
       app.all(path, (context) => methodNotAllowed(context.get('requestId'), 'POST', format));
     }
   }

@@ -4,7 +4,7 @@ import { assertEndpointAllowed } from '../keys/key-scope.js';
 import type { CatalogModel, OutputModality } from '../catalog/model-catalog.js';
 import { errorResponse } from './error-response.js';
 import type { GatewayServices } from './gateway-services.js';
-import type { GatewayContext } from './text-endpoint.js';
+import type { GatewayContext } from './exchange.js';
 
 const modalityChoices = ['text', 'image', 'video', 'all'] as const;
 

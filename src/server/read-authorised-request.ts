@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { FormatName } from '../formats/client-format.js';
 import { assertEndpointAllowed } from '../keys/key-scope.js';
 import type { EndpointFamily } from '../keys/endpoint-family.js';
@@ -6,7 +7,6 @@ import { anthropicVersion } from './anthropic-version.js';
 import type { GatewayServices } from './gateway-services.js';
 import { assertJsonContentType, readRequestText } from './read-request-body.js';
 import { nodeRequestHeaders, type HeaderSource } from './request-headers.js';
-import type { GatewayContext } from './text-endpoint.js';
 
 /** What every JSON POST endpoint knows once the caller is admitted and the body is read. */
 export interface AuthorisedRequest {
@@ -22,17 +22,17 @@ export interface AuthorisedRequest {
  * that is not JSON (415) or too large (413), validate the format's own headers, read the body.
  */
 export async function readAuthorisedRequest(
-  context: GatewayContext,
+  incoming: IncomingMessage,
   services: GatewayServices,
   family: EndpointFamily,
   format: FormatName,
 ): Promise<AuthorisedRequest> {
-  const headers = nodeRequestHeaders(context.env.incoming);
+  const headers = nodeRequestHeaders(incoming);
   const key = await services.authenticator.authenticate(headers);
   assertEndpointAllowed(key, family);
   assertJsonContentType(headers.get('content-type') ?? undefined);
   const forwarded = forwardedHeaders(headers, format);
-  const rawBody = await readRequestText(context.env.incoming, services.config.server.body_limit_bytes);
+  const rawBody = await readRequestText(incoming, services.config.server.body_limit_bytes);
   return { headers, key, forwarded, rawBody };
 }
 

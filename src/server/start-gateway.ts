@@ -1,4 +1,4 @@
-import { serve, type ServerType } from '@hono/node-server';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ModelCatalog } from '../catalog/model-catalog.js';
 import type { GatewayConfig } from '../config/config-schema.js';
@@ -12,8 +12,8 @@ import { openStorage } from '../storage/open-storage.js';
 import type { Storage } from '../storage/ports.js';
 import { closeUpstreamPools } from '../upstream/upstream-client.js';
 import { Authenticator, type OpenAccessMode } from './authenticate.js';
-import { createGatewayApp } from './gateway-app.js';
 import type { GatewayServices } from './gateway-services.js';
+import { createRequestListener } from './request-listener.js';
 
 export interface RunningGateway {
   readonly url: string;
@@ -47,8 +47,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     logger,
     authenticator: new Authenticator(verifier, storage.keys, openAccessMode(config)),
   };
-  const app = createGatewayApp(services);
-  const server = await listen(app.fetch, config.server.host, config.server.port);
+  const server = await listen(createServer(createRequestListener(services)), config.server.host, config.server.port);
   const port = (server.address() as AddressInfo).port;
   const url = `http://${config.server.host.includes(':') ? `[${config.server.host}]` : config.server.host}:${port}`;
   logger.info({ url, models: catalog.models.filter((model) => model.callable).map((model) => model.id) }, 'switchyard listening');
@@ -59,7 +58,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     async close() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
-        (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+        server.closeAllConnections();
       });
       await ledger.close();
       await simulator?.close();
@@ -77,9 +76,9 @@ function openAccessMode(config: GatewayConfig): OpenAccessMode {
   return loopback ? 'auto' : 'never';
 }
 
-function listen(fetch: (request: Request, ...rest: never[]) => Response | Promise<Response>, hostname: string, port: number): Promise<ServerType> {
+function listen(server: Server, hostname: string, port: number): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch: fetch as never, hostname, port }, () => resolve(server));
     server.once('error', reject);
+    server.listen(port, hostname, () => resolve(server));
   });
 }

@@ -4,7 +4,7 @@ import type { StoredConversation } from '../stored-responses/stored-conversation
 import type { StoredResponseRecord } from '../storage/ports.js';
 import { errorResponse } from './error-response.js';
 import type { GatewayServices } from './gateway-services.js';
-import type { GatewayContext } from './text-endpoint.js';
+import type { GatewayContext } from './exchange.js';
 
 /** `GET /v1/responses/{id}`: a response stored with `store: true`, for the key that made it. */
 export async function handleGetResponse(context: GatewayContext, services: GatewayServices): Promise<Response> {

@@ -1,5 +1,3 @@
-import type { Context } from 'hono';
-import type { HttpBindings } from '@hono/node-server';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { ClientFormat, FormatName } from '../formats/client-format.js';
 import type { IrRequest } from '../ir/request.js';
@@ -15,13 +13,12 @@ import type { CallOutcome } from '../routing/call-outcome.js';
 import { runWithFallback } from '../routing/run-with-fallback.js';
 import { translatedCall } from '../translation/translated-call.js';
 import type { ApiKeyRecord } from '../storage/ports.js';
-import { errorResponse } from './error-response.js';
+import type { Exchange } from './exchange.js';
+import { errorAnswer, type GatewayAnswer } from './gateway-answer.js';
 import type { GatewayServices } from './gateway-services.js';
 import { parseJsonObject } from './read-request-body.js';
 import { readAuthorisedRequest } from './read-authorised-request.js';
 import { clientAbortSignal } from './request-headers.js';
-
-export type GatewayContext = Context<{ Bindings: HttpBindings; Variables: { requestId: string } }>;
 
 /** A request body as read, possibly rewritten by an endpoint's own step before routing. */
 export interface PreparedBody {
@@ -39,23 +36,23 @@ export type PrepareBody = (body: PreparedBody, key: ApiKeyRecord | undefined) =>
  * resolve the model, then pass through or translate on each route in turn until one answers.
  */
 export async function handleTextRequest(
-  context: GatewayContext,
+  exchange: Exchange,
   services: GatewayServices,
   family: EndpointFamily,
   format: ClientFormat,
   prepare?: PrepareBody,
-): Promise<Response> {
-  const requestId = context.get('requestId');
+): Promise<GatewayAnswer> {
+  const { requestId } = exchange;
   const startedAt = Date.now();
   try {
-    const { key, forwarded, rawBody: received } = await readAuthorisedRequest(context, services, family, format.name);
+    const { key, forwarded, rawBody: received } = await readAuthorisedRequest(exchange.incoming, services, family, format.name);
     await services.limits.admit(key);
     const read: PreparedBody = { rawBody: received, parsedBody: parseJsonObject(received) };
     const { rawBody, parsedBody, deliver } = prepare === undefined ? read : await prepare(read, key);
     const { request, refusal } = decodeForRouting(format, parsedBody);
     const model = resolveModel(services, request?.model ?? (parsedBody.model as string), key);
     const foreignBlobs = mayHoldForeignBlob(rawBody);
-    const clientSignal = clientAbortSignal(context.env.outgoing);
+    const clientSignal = clientAbortSignal(exchange.outgoing);
     const { outcome: committed, route: servedBy } = await runWithFallback(
       model.routes,
       { attemptsPerRoute: services.config.routing.attempts_per_route, backoffMs: services.config.routing.backoff_ms },
@@ -87,16 +84,16 @@ export async function handleTextRequest(
     );
     const outcome = deliver === undefined ? committed : deliver(committed);
     void meterCall(services.ledger, outcome, { requestId, key, model, route: servedBy, family, rawBodyLength: rawBody.length, startedAt });
-    const responseHeaders: Record<string, string> = { 'content-type': outcome.contentType, 'x-request-id': requestId, 'cache-control': 'no-cache' };
-    // Declaring a stream chunked makes the HTTP layer send headers and first bytes at once instead
-    // of first trying to read the whole body to compute a content-length (which costs a timer tick).
-    if (outcome.body instanceof ReadableStream) responseHeaders['transfer-encoding'] = 'chunked';
-    return new Response(outcome.body, { status: 200, headers: responseHeaders });
+    return {
+      status: 200,
+      headers: { 'content-type': outcome.contentType, 'x-request-id': requestId, 'cache-control': 'no-cache' },
+      body: outcome.body,
+    };
   } catch (error) {
     if (error instanceof GatewayError && error.status >= 500) {
       services.logger.warn({ requestId, code: error.code, err: error.cause }, error.message);
     }
-    return errorResponse(error, requestId, format);
+    return errorAnswer(error, requestId, format);
   }
 }
 

@@ -1,15 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { captureResponseObject } from './capture-response-object.js';
-import type { CallCompletion } from '../routing/call-outcome.js';
+import type { CallCompletion, CallOutcome } from '../routing/call-outcome.js';
+import type { ChunkStream } from '../routing/commit-stream.js';
 
-function streamOf(pieces: readonly string[]): ReadableStream<Uint8Array> {
+async function* streamOf(pieces: readonly string[]): ChunkStream {
   const encoder = new TextEncoder();
-  return new ReadableStream({
-    start(controller) {
-      for (const piece of pieces) controller.enqueue(encoder.encode(piece));
-      controller.close();
-    },
-  });
+  for (const piece of pieces) yield encoder.encode(piece);
+}
+
+async function readAll(body: CallOutcome['body']): Promise<string> {
+  if (typeof body === 'string' || body instanceof Uint8Array) throw new Error('expected a stream');
+  const decoder = new TextDecoder();
+  let text = '';
+  for await (const chunk of body) text += decoder.decode(chunk, { stream: true });
+  return text;
 }
 
 const completed: Promise<CallCompletion> = Promise.resolve({ usage: undefined, completed: true, status: 200 });
@@ -22,7 +26,7 @@ describe('capturing the response object of a Responses answer', () => {
       'event: response.completed\ndata: {"type":"response.completed","response":{"id":"resp_1","status":"completed","output":[]}}\n\n';
     const cut = sse.indexOf('response.completed\ndata') + 9;
     const { outcome, response } = captureResponseObject({ contentType: 'text/event-stream', body: streamOf([sse.slice(0, cut), sse.slice(cut)]), completion: completed });
-    const relayed = await new Response(outcome.body as ReadableStream<Uint8Array>).text();
+    const relayed = await readAll(outcome.body);
     expect(relayed).toBe(sse);
     expect(await response).toEqual({ id: 'resp_1', status: 'completed', output: [] });
   });
@@ -38,7 +42,7 @@ describe('capturing the response object of a Responses answer', () => {
       body: streamOf(['event: response.created\ndata: {"type":"response.created","response":{"id":"resp_3"}}\n\n']),
       completion: completed,
     });
-    await new Response(outcome.body as ReadableStream<Uint8Array>).text();
+    await readAll(outcome.body);
     expect(await response).toBeUndefined();
   });
 });

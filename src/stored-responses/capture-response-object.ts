@@ -1,5 +1,6 @@
 import { createSseReader } from '../upstream/sse-reader.js';
 import type { CallOutcome } from '../routing/call-outcome.js';
+import type { ChunkStream } from '../routing/commit-stream.js';
 
 /** Names of the events that carry the finished response object. */
 const terminalMarkers = ['response.completed', 'response.incomplete'];
@@ -14,45 +15,42 @@ const overlap = Math.max(...terminalMarkers.map((marker) => marker.length)) + 16
  */
 export function captureResponseObject(outcome: CallOutcome): { outcome: CallOutcome; response: Promise<Record<string, unknown> | undefined> } {
   const body = outcome.body;
-  if (!(body instanceof ReadableStream)) {
+  if (typeof body === 'string' || body instanceof Uint8Array) {
     const text = typeof body === 'string' ? body : new TextDecoder().decode(body);
     return { outcome, response: Promise.resolve(parseObject(text)) };
   }
+  let resolveResponse: (value: Record<string, unknown> | undefined) => void = () => {};
+  const response = new Promise<Record<string, unknown> | undefined>((resolve) => (resolveResponse = resolve));
+  // A stream cut short never reaches its end: nothing complete to keep.
+  void outcome.completion.then((completion) => {
+    if (!completion.completed) resolveResponse(undefined);
+  });
+  return { outcome: { ...outcome, body: watchForTerminalEvent(body, resolveResponse) }, response };
+}
+
+async function* watchForTerminalEvent(body: ChunkStream, found: (response: Record<string, unknown> | undefined) => void): ChunkStream {
   const decoder = new TextDecoder();
   /** The last bytes of text seen, while no terminal event has started. */
   let tail = '';
   /** Everything from the start of the event holding a terminal marker, once one appeared. */
   let terminalText: string | undefined;
-  let resolveResponse: (value: Record<string, unknown> | undefined) => void = () => {};
-  const response = new Promise<Record<string, unknown> | undefined>((resolve) => (resolveResponse = resolve));
-  const watched = body.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        controller.enqueue(chunk);
-        const text = decoder.decode(chunk, { stream: true });
-        if (terminalText !== undefined) {
-          terminalText += text;
-          return;
-        }
-        const window = tail + text;
-        if (terminalMarkers.some((marker) => window.includes(marker))) {
-          // Keep from the start of the event that holds the marker (events start after a blank line).
-          const eventStart = window.lastIndexOf('\n\n', window.search(/response\.(completed|incomplete)/));
-          terminalText = eventStart === -1 ? window : window.slice(eventStart + 2);
-        } else {
-          tail = window.slice(-overlap);
-        }
-      },
-      flush() {
-        resolveResponse(terminalText === undefined ? undefined : terminalResponse(terminalText));
-      },
-    }),
-  );
-  // A stream cut short never reaches flush: nothing complete to keep.
-  void outcome.completion.then((completion) => {
-    if (!completion.completed) resolveResponse(undefined);
-  });
-  return { outcome: { ...outcome, body: watched }, response };
+  for await (const chunk of body) {
+    yield chunk;
+    const text = decoder.decode(chunk, { stream: true });
+    if (terminalText !== undefined) {
+      terminalText += text;
+      continue;
+    }
+    const window = tail + text;
+    if (terminalMarkers.some((marker) => window.includes(marker))) {
+      // Keep from the start of the event that holds the marker (events start after a blank line).
+      const eventStart = window.lastIndexOf('\n\n', window.search(/response\.(completed|incomplete)/));
+      terminalText = eventStart === -1 ? window : window.slice(eventStart + 2);
+    } else {
+      tail = window.slice(-overlap);
+    }
+  }
+  found(terminalText === undefined ? undefined : terminalResponse(terminalText));
 }
 
 /** The `response` object of the terminal event in a stretch of SSE text. */

@@ -79,7 +79,7 @@ async function* translateStream(
     return text;
   };
   try {
-    for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
+    for await (const chunk of response.body.chunks()) {
       reader.push(chunk);
       const events = pendingEvents;
       pendingEvents = [];

@@ -1,6 +1,8 @@
-import { Agent, errors as undiciErrors, request } from 'undici';
+import type { IncomingHttpHeaders } from 'node:http';
+import { Agent, errors as undiciErrors } from 'undici';
 import type { Dispatcher } from 'undici';
 import { GatewayError } from '../errors/gateway-error.js';
+import { UpstreamBody } from './upstream-body.js';
 
 /**
  * One keep-alive dispatcher for every upstream: undici keeps a connection pool per origin inside
@@ -24,24 +26,99 @@ export interface UpstreamCall {
   readonly timeoutMs: number;
 }
 
-export type UpstreamResponse = Dispatcher.ResponseData;
+export interface UpstreamResponse {
+  readonly statusCode: number;
+  readonly headers: IncomingHttpHeaders;
+  readonly body: UpstreamBody;
+}
 
-/** Sends one request upstream. Connection failures and time-outs become retryable GatewayErrors. */
-export async function sendUpstream(call: UpstreamCall): Promise<UpstreamResponse> {
-  try {
-    return await request(call.url, {
-      method: 'POST',
-      headers: call.headers,
-      body: call.body,
-      signal: call.signal,
-      dispatcher: dispatcher(),
-      headersTimeout: call.timeoutMs,
-      bodyTimeout: call.timeoutMs,
-    });
-  } catch (error) {
-    throw upstreamTransportError(error, call.signal);
+/**
+ * Sends one request upstream. Connection failures and time-outs become retryable GatewayErrors.
+ * It talks to undici's dispatcher directly: its `request` helper wraps every answer in a Node
+ * Readable and every call in extra abort plumbing, a measurable share of a relayed call's cost.
+ */
+export function sendUpstream(call: UpstreamCall): Promise<UpstreamResponse> {
+  return new Promise((resolve, reject) => {
+    const handler = new UpstreamCallHandler(call.signal, resolve, (error) => reject(upstreamTransportError(error, call.signal)));
+    const target = splitUrl(call.url);
+    dispatcher().dispatch(
+      {
+        origin: target.origin,
+        path: target.path,
+        method: 'POST',
+        headers: call.headers,
+        body: call.body,
+        headersTimeout: call.timeoutMs,
+        bodyTimeout: call.timeoutMs,
+      },
+      handler,
+    );
+  });
+}
+
+class UpstreamCallHandler implements Dispatcher.DispatchHandler {
+  private controller: Dispatcher.DispatchController | undefined;
+  private body: UpstreamBody | undefined;
+  private readonly onAbort = (): void => this.abort();
+
+  constructor(
+    private readonly signal: AbortSignal,
+    private readonly resolve: (response: UpstreamResponse) => void,
+    private readonly reject: (error: Error) => void,
+  ) {
+    signal.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    if (this.signal.aborted) this.abort();
+  }
+
+  onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
+    // 1xx informational answers come before the real one and carry nothing for the gateway.
+    if (statusCode < 200) return;
+    this.body = new UpstreamBody(
+      () => controller.pause(),
+      () => controller.resume(),
+      () => this.abort(),
+    );
+    this.resolve({ statusCode, headers, body: this.body });
+  }
+
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.body?.push(chunk);
+  }
+
+  onResponseEnd(): void {
+    this.signal.removeEventListener('abort', this.onAbort);
+    this.body?.end();
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+    this.signal.removeEventListener('abort', this.onAbort);
+    if (this.body === undefined) this.reject(error);
+    else this.body.fail(error);
+  }
+
+  private abort(): void {
+    this.controller?.abort(new undiciErrors.RequestAbortedError());
   }
 }
+
+/** Origin and path of an upstream URL, parsed once per URL: routes call the same few URLs. */
+function splitUrl(url: string): { origin: string; path: string } {
+  let split = splitUrls.get(url);
+  if (split === undefined) {
+    const parsed = new URL(url);
+    split = { origin: parsed.origin, path: `${parsed.pathname}${parsed.search}` };
+    if (splitUrls.size >= maxRememberedUrls) splitUrls.clear();
+    splitUrls.set(url, split);
+  }
+  return split;
+}
+
+const splitUrls = new Map<string, { origin: string; path: string }>();
+const maxRememberedUrls = 1_000;
 
 /** Maps a transport failure to the client-facing error; the URL and host are never included. */
 export function upstreamTransportError(error: unknown, signal?: AbortSignal): GatewayError {
@@ -58,8 +135,8 @@ export async function readBodyText(response: UpstreamResponse): Promise<string> 
   return response.body.text();
 }
 
-/** Response headers as a flat record of lower-case names (undici may give arrays for repeats). */
-export function flattenHeaders(headers: UpstreamResponse['headers']): Record<string, string> {
+/** Response headers as a flat record of lower-case names (repeated headers come as arrays). */
+export function flattenHeaders(headers: IncomingHttpHeaders): Record<string, string> {
   const flat: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue;

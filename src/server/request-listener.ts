@@ -1,0 +1,56 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { getRequestListener } from '@hono/node-server';
+import { clientFormats } from '../formats/registry.js';
+import type { ClientFormat } from '../formats/client-format.js';
+import type { EndpointFamily } from '../keys/endpoint-family.js';
+import { createGatewayApp } from './gateway-app.js';
+import { errorAnswer } from './gateway-answer.js';
+import type { GatewayServices } from './gateway-services.js';
+import { newRequestId } from './request-id.js';
+import { handleTextRequest, type PrepareBody } from './text-endpoint.js';
+import { textEndpointPaths, textEndpoints } from './text-endpoints.js';
+import { writeAnswer } from './write-answer.js';
+
+interface TextRoute {
+  readonly family: EndpointFamily;
+  readonly format: ClientFormat;
+  readonly prepare: PrepareBody | undefined;
+}
+
+/**
+ * The gateway's Node request listener. Generation calls (POST to a text endpoint) are answered
+ * here on Node's own request and response objects: they are the hot path, and the framework's
+ * Web Request and Response round trip costs on every call and every streamed chunk. Everything
+ * else (models, stored responses, token counts, errors for other methods) goes through the app.
+ */
+export function createRequestListener(services: GatewayServices): (incoming: IncomingMessage, outgoing: ServerResponse) => void {
+  const frameworkListener = getRequestListener(createGatewayApp(services).fetch);
+  const textRoutes = new Map<string, TextRoute>();
+  for (const endpoint of textEndpoints) {
+    const format = clientFormats[endpoint.format];
+    if (format === undefined) continue;
+    const route: TextRoute = { family: endpoint.family, format, prepare: endpoint.prepare?.(services) };
+    for (const path of textEndpointPaths(endpoint)) textRoutes.set(path, route);
+  }
+  return (incoming, outgoing) => {
+    const route = incoming.method === 'POST' ? textRoutes.get(pathOf(incoming.url)) : undefined;
+    if (route === undefined) {
+      void frameworkListener(incoming, outgoing);
+      return;
+    }
+    const requestId = newRequestId();
+    void handleTextRequest({ incoming, outgoing, requestId }, services, route.family, route.format, route.prepare)
+      .then((answer) => writeAnswer(outgoing, answer))
+      .catch((error: unknown) => {
+        services.logger.error({ requestId, err: error }, 'unhandled error');
+        if (outgoing.headersSent) outgoing.destroy();
+        else void writeAnswer(outgoing, errorAnswer(error, requestId, route.format));
+      });
+  };
+}
+
+function pathOf(url: string | undefined): string {
+  if (url === undefined) return '/';
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+}
