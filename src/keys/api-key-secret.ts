@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** Every Switchyard key starts with this, so leaked keys are recognisable by secret scanners. */
 export const apiKeyPrefix = 'sy-';
@@ -10,7 +10,8 @@ export function mintApiKeySecret(): string {
 
 /** Keys are stored only as SHA-256 digests: high-entropy secrets need no slow password hash. */
 export function hashApiKey(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
+  // The one-shot form: a Hash object per call costs twice as much, on every request.
+  return hash('sha256', secret, 'hex');
 }
 
 /** The part of a key shown in lists, enough to recognise it and too short to use. */

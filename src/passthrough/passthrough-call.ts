@@ -1,13 +1,13 @@
 import { GatewayError } from '../errors/gateway-error.js';
 import type { UsageTap } from '../formats/client-format.js';
 import type { Usage } from '../ir/usage.js';
-import { linkedAbortController, type AttemptContext } from '../routing/attempt-context.js';
+import type { AttemptContext } from '../routing/attempt-context.js';
 import type { CallCompletion, CallOutcome } from '../routing/call-outcome.js';
 import { commitOnFirstChunk } from '../routing/commit-stream.js';
 import { createSseReader } from '../upstream/sse-reader.js';
 import { flattenHeaders, readBodyText, sendUpstream, upstreamTransportError, type UpstreamResponse } from '../upstream/upstream-client.js';
 import { preparePassthroughBody } from './prepare-body.js';
-import { findTopLevelValue } from './rewrite-body.js';
+import { findTrailingTopLevelValue } from './rewrite-body.js';
 import { createSseEventSplitter } from './sse-event-splitter.js';
 
 /**
@@ -21,12 +21,12 @@ export async function passthroughCall(
 ): Promise<CallOutcome> {
   const { format, adapter, route } = context;
   const prepared = preparePassthroughBody(format.name, rawBody, parsedBody, route.target.model);
-  const abort = linkedAbortController(context.clientSignal);
+  const abort = context.clientSignal.child();
   const response = await sendUpstream({
     url: adapter.passthroughUrl(format.name, route.target),
     headers: adapter.upstreamHeaders(route.target, context.forwarded),
     body: prepared.text,
-    signal: abort.signal,
+    signal: abort,
     timeoutMs: context.timeoutMs,
   });
   if (response.statusCode >= 400) {
@@ -36,7 +36,7 @@ export async function passthroughCall(
   const contentType = String(response.headers['content-type'] ?? 'application/json');
   if (parsedBody.stream !== true || !contentType.includes('text/event-stream')) {
     const bytes = await response.body.bytes().catch((error: unknown) => {
-      throw upstreamTransportError(error, abort.signal);
+      throw upstreamTransportError(error, abort);
     });
     const usage = usageFromBytes(context, bytes);
     return { contentType, body: bytes, completion: Promise.resolve({ usage, completed: true, status: 200 }) };
@@ -51,15 +51,15 @@ export async function passthroughCall(
     (completed) => resolveCompletion({ usage: tap.usage(), completed, status: 200 }),
     () => abort.abort(),
   ).catch((error: unknown) => {
-    throw upstreamTransportError(error, abort.signal);
+    throw upstreamTransportError(error, abort);
   });
   return { contentType: 'text/event-stream; charset=utf-8', body, completion };
 }
 
 /** Reads usage from the `usage` member only, so the body is never parsed whole. */
-function usageFromBytes(context: AttemptContext, bytes: Uint8Array): Usage | undefined {
-  const text = new TextDecoder().decode(bytes);
-  const range = findTopLevelValue(text, 'usage');
+function usageFromBytes(context: AttemptContext, bytes: Buffer): Usage | undefined {
+  const text = bytes.toString('utf8');
+  const range = findTrailingTopLevelValue(text, 'usage');
   if (range === undefined) return undefined;
   try {
     return context.format.usageFromBody({ usage: JSON.parse(text.slice(range.start, range.end)) as unknown });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findTopLevelValue, insertTopLevelMember, replaceTopLevelString } from './rewrite-body.js';
+import { findTopLevelValue, findTrailingTopLevelValue, insertTopLevelMember, replaceTopLevelString } from './rewrite-body.js';
 
 describe('rewriting a passed-through body as text', () => {
   it('replaces only the top-level model and keeps every other byte', () => {
@@ -27,5 +27,16 @@ describe('rewriting a passed-through body as text', () => {
   it('inserts a member first, into empty and non-empty objects', () => {
     expect(insertTopLevelMember('{"a":1}', 'b', 'true')).toBe('{"b":true,"a":1}');
     expect(insertTopLevelMember(' { } ', 'b', '2')).toBe(' {"b":2 } ');
+  });
+
+  it('finds a trailing top-level member from the end, and a nested last occurrence only by the full scan', () => {
+    const valueOf = (body: string): string | undefined => {
+      const range = findTrailingTopLevelValue(body, 'usage');
+      return range === undefined ? undefined : body.slice(range.start, range.end);
+    };
+    expect(valueOf('{"id":"x","usage":{"total":3}}\n')).toBe('{"total":3}');
+    expect(valueOf('{"usage":{"total":3},"choices":[{"extra":{"usage":{"total":9}}}]}')).toBe('{"total":3}');
+    expect(valueOf('{"text":"a \\"usage\\":{\\"total\\":9}","usage":{"total":4},"z":[1,{"k":"}"}]}')).toBe('{"total":4}');
+    expect(valueOf('{"choices":[{"usage":{"total":9}}]}')).toBeUndefined();
   });
 });

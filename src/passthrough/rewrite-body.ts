@@ -52,6 +52,47 @@ export function findTopLevelValue(json: string, key: string): ValueRange | undef
   return undefined;
 }
 
+/**
+ * The same as `findTopLevelValue`, for members that answers put near their end (`usage`): the last
+ * occurrence of the key is tried first, and accepted when what follows its value closes the
+ * top-level object exactly (which proves its depth) — a scan of a few hundred bytes instead of the
+ * whole body. Anything else falls back to the full scan.
+ */
+export function findTrailingTopLevelValue(json: string, key: string): ValueRange | undefined {
+  const keyStart = json.lastIndexOf(`"${key}"`);
+  if (keyStart === -1) return undefined;
+  // A member name follows `{` or `,`; inside a string the quote would have been escaped.
+  const before = json.slice(Math.max(0, keyStart - 16), keyStart).trimEnd();
+  const opensMember = before.endsWith(',') || before.endsWith('{');
+  let cursor = skipWhitespace(json, keyStart + key.length + 2);
+  if (opensMember && json[cursor] === ':') {
+    cursor = skipWhitespace(json, cursor + 1);
+    const end = skipValue(json, cursor);
+    if (closesTopLevelObject(json, end)) return { start: cursor, end };
+  }
+  return findTopLevelValue(json, key);
+}
+
+/** True when the text from `start` closes exactly one more object than it opens, then ends. */
+function closesTopLevelObject(json: string, start: number): boolean {
+  let depth = 1;
+  let index = start;
+  while (index < json.length) {
+    const code = json.charCodeAt(index);
+    if (code === quote) {
+      index = skipString(json, index);
+      continue;
+    }
+    if (code === 0x7b || code === 0x5b) depth++;
+    else if (code === 0x7d || code === 0x5d) {
+      depth--;
+      if (depth === 0) return skipWhitespace(json, index + 1) === json.length;
+    }
+    index++;
+  }
+  return false;
+}
+
 function skipString(json: string, start: number): number {
   let index = start + 1;
   while (index < json.length) {

@@ -1,3 +1,4 @@
+import type { AbortScope } from './abort-scope.js';
 import type { CatalogRoute } from '../catalog/model-catalog.js';
 import type { ClientFormat, EncodeContext } from '../formats/client-format.js';
 import type { ForwardedHeaders, ProviderAdapter } from '../providers/provider-adapter.js';
@@ -9,15 +10,7 @@ export interface AttemptContext {
   readonly route: CatalogRoute;
   readonly timeoutMs: number;
   /** Aborted when the client disconnects. */
-  readonly clientSignal: AbortSignal;
+  readonly clientSignal: AbortScope;
   readonly forwarded: ForwardedHeaders;
   readonly encode: EncodeContext;
-}
-
-/** An abort controller for one upstream call that also fires when the client goes away. */
-export function linkedAbortController(clientSignal: AbortSignal): AbortController {
-  const controller = new AbortController();
-  if (clientSignal.aborted) controller.abort();
-  else clientSignal.addEventListener('abort', () => controller.abort(), { once: true });
-  return controller;
 }

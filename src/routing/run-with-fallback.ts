@@ -1,5 +1,6 @@
 import { GatewayError, toGatewayError } from '../errors/gateway-error.js';
 import type { CatalogRoute } from '../catalog/model-catalog.js';
+import type { AbortScope } from './abort-scope.js';
 
 export interface FallbackPolicy {
   /** Attempts on one route before moving to the next. */
@@ -22,7 +23,7 @@ export interface AttemptReport {
 export async function runWithFallback<Outcome>(
   routes: readonly CatalogRoute[],
   policy: FallbackPolicy,
-  signal: AbortSignal,
+  signal: AbortScope,
   attempt: (route: CatalogRoute) => Promise<Outcome>,
   onFailure: (report: AttemptReport) => void = () => {},
 ): Promise<Outcome> {
@@ -44,14 +45,14 @@ export async function runWithFallback<Outcome>(
   throw lastError ?? new GatewayError('no_route', 'No upstream is configured for this model.');
 }
 
-function sleep(milliseconds: number, signal: AbortSignal): Promise<void> {
+function sleep(milliseconds: number, signal: AbortScope): Promise<void> {
   if (milliseconds <= 0) return Promise.resolve();
   return new Promise((resolve) => {
     const timer = setTimeout(done, milliseconds);
-    signal.addEventListener('abort', done, { once: true });
+    const stopListening = signal.onAbort(done);
     function done(): void {
       clearTimeout(timer);
-      signal.removeEventListener('abort', done);
+      stopListening();
       resolve();
     }
   });

@@ -2,6 +2,7 @@ import { GatewayError, toGatewayError } from '../errors/gateway-error.js';
 import { decodeMessagesCountTokensRequest, messagesFormat } from '../formats/messages/index.js';
 import { replaceTopLevelString } from '../passthrough/rewrite-body.js';
 import { adapterFor } from '../providers/registry.js';
+import type { AbortScope } from '../routing/abort-scope.js';
 import type { CatalogRoute } from '../catalog/model-catalog.js';
 import { countInputTokens } from '../tokens/count-input-tokens.js';
 import { flattenHeaders, readBodyText, sendUpstream } from '../upstream/upstream-client.js';
@@ -9,7 +10,7 @@ import { errorResponse } from './error-response.js';
 import type { GatewayServices } from './gateway-services.js';
 import { parseJsonObject } from './read-request-body.js';
 import { readAuthorisedRequest } from './read-authorised-request.js';
-import { clientAbortSignal } from './request-headers.js';
+import { clientAbortScope } from './request-headers.js';
 import type { GatewayContext } from './exchange.js';
 import { resolveModel } from './text-endpoint.js';
 
@@ -26,7 +27,7 @@ export async function handleCountTokens(context: GatewayContext, services: Gatew
     const route = model.routes[0] as CatalogRoute;
     const inputTokens =
       route.target.kind === 'anthropic'
-        ? await countUpstream(route, rawBody, forwarded, clientAbortSignal(context.env.outgoing), services.config.routing.timeout_ms).catch((error: unknown) => {
+        ? await countUpstream(route, rawBody, forwarded, clientAbortScope(context.env.outgoing), services.config.routing.timeout_ms).catch((error: unknown) => {
             // An unreachable or overloaded upstream is no reason to fail a count; a refusal is.
             if (!toGatewayError(error).retryable) throw error;
             services.logger.warn({ requestId, code: toGatewayError(error).code }, 'upstream token count failed; counting locally');
@@ -43,7 +44,7 @@ async function countUpstream(
   route: CatalogRoute,
   rawBody: string,
   forwarded: Record<string, string>,
-  signal: AbortSignal,
+  signal: AbortScope,
   timeoutMs: number,
 ): Promise<number> {
   const adapter = adapterFor(route.target);

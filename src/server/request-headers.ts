@@ -1,4 +1,5 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { AbortScope } from '../routing/abort-scope.js';
 
 /** What the gateway reads from request headers; Web `Headers` fits it too. */
 export interface HeaderSource {
@@ -21,10 +22,10 @@ export function nodeRequestHeaders(incoming: IncomingMessage): HeaderSource {
 }
 
 /** Aborted when the client goes away before its answer has been sent in full. */
-export function clientAbortSignal(outgoing: NodeJS.WritableStream & { writableFinished: boolean; once(event: 'close', listener: () => void): unknown }): AbortSignal {
-  const controller = new AbortController();
+export function clientAbortScope(outgoing: ServerResponse): AbortScope {
+  const scope = new AbortScope();
   outgoing.once('close', () => {
-    if (!outgoing.writableFinished) controller.abort();
+    if (!outgoing.writableFinished) scope.abort();
   });
-  return controller.signal;
+  return scope;
 }

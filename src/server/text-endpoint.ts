@@ -18,7 +18,7 @@ import { errorAnswer, type GatewayAnswer } from './gateway-answer.js';
 import type { GatewayServices } from './gateway-services.js';
 import { parseJsonObject } from './read-request-body.js';
 import { readAuthorisedRequest } from './read-authorised-request.js';
-import { clientAbortSignal } from './request-headers.js';
+import { clientAbortScope } from './request-headers.js';
 
 /** A request body as read, possibly rewritten by an endpoint's own step before routing. */
 export interface PreparedBody {
@@ -52,7 +52,7 @@ export async function handleTextRequest(
     const { request, refusal } = decodeForRouting(format, parsedBody);
     const model = resolveModel(services, request?.model ?? (parsedBody.model as string), key);
     const foreignBlobs = mayHoldForeignBlob(rawBody);
-    const clientSignal = clientAbortSignal(exchange.outgoing);
+    const clientSignal = clientAbortScope(exchange.outgoing);
     const { outcome: committed, route: servedBy } = await runWithFallback(
       model.routes,
       { attemptsPerRoute: services.config.routing.attempts_per_route, backoffMs: services.config.routing.backoff_ms },

@@ -2,7 +2,7 @@ import { GatewayError, toGatewayError } from '../errors/gateway-error.js';
 import type { IrRequest, IrStreamEvent, Usage } from '../ir/index.js';
 import type { StreamDecoder } from '../providers/provider-adapter.js';
 import type { StreamEncoder } from '../formats/client-format.js';
-import { linkedAbortController, type AttemptContext } from '../routing/attempt-context.js';
+import type { AttemptContext } from '../routing/attempt-context.js';
 import type { CallCompletion, CallOutcome } from '../routing/call-outcome.js';
 import { commitOnFirstChunk, type KeepAlive } from '../routing/commit-stream.js';
 import { createSseReader, type SseEvent } from '../upstream/sse-reader.js';
@@ -15,15 +15,15 @@ import { flattenHeaders, readBodyText, sendUpstream, upstreamTransportError, typ
 export async function translatedCall(context: AttemptContext, request: IrRequest): Promise<CallOutcome> {
   const { adapter, route, format } = context;
   const upstreamRequest = adapter.buildRequest(request, route.target, context.forwarded);
-  const abort = linkedAbortController(context.clientSignal);
-  const response = await sendUpstream({ ...upstreamRequest, signal: abort.signal, timeoutMs: context.timeoutMs });
+  const abort = context.clientSignal.child();
+  const response = await sendUpstream({ ...upstreamRequest, signal: abort, timeoutMs: context.timeoutMs });
   if (response.statusCode >= 400) {
     const text = await readBodyText(response).catch(() => '');
     throw adapter.decodeError(response.statusCode, text, flattenHeaders(response.headers));
   }
   if (!request.stream) {
     const text = await readBodyText(response).catch((error: unknown) => {
-      throw upstreamTransportError(error, abort.signal);
+      throw upstreamTransportError(error, abort);
     });
     const irResponse = adapter.decodeResponse(parseUpstreamJson(text), request);
     const body = JSON.stringify(format.encodeResponse(irResponse, context.encode));
@@ -44,7 +44,7 @@ export async function translatedCall(context: AttemptContext, request: IrRequest
     () => abort.abort(),
     keepAliveFor(encoder),
   ).catch((error: unknown) => {
-    throw upstreamTransportError(error, abort.signal);
+    throw upstreamTransportError(error, abort);
   });
   return { contentType: 'text/event-stream; charset=utf-8', body, completion };
 }

@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { Agent, errors as undiciErrors } from 'undici';
 import type { Dispatcher } from 'undici';
 import { GatewayError } from '../errors/gateway-error.js';
+import type { AbortScope } from '../routing/abort-scope.js';
 import { UpstreamBody } from './upstream-body.js';
 
 /**
@@ -21,7 +22,7 @@ export interface UpstreamCall {
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string | Buffer;
   /** Aborted when the client goes away or the gateway gives up on this attempt. */
-  readonly signal: AbortSignal;
+  readonly signal: AbortScope;
   /** Time allowed until the upstream's response headers, and between body chunks. */
   readonly timeoutMs: number;
 }
@@ -59,14 +60,14 @@ export function sendUpstream(call: UpstreamCall): Promise<UpstreamResponse> {
 class UpstreamCallHandler implements Dispatcher.DispatchHandler {
   private controller: Dispatcher.DispatchController | undefined;
   private body: UpstreamBody | undefined;
-  private readonly onAbort = (): void => this.abort();
+  private readonly stopListening: () => void;
 
   constructor(
-    private readonly signal: AbortSignal,
+    private readonly signal: AbortScope,
     private readonly resolve: (response: UpstreamResponse) => void,
     private readonly reject: (error: Error) => void,
   ) {
-    signal.addEventListener('abort', this.onAbort, { once: true });
+    this.stopListening = signal.onAbort(() => this.abort());
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
@@ -90,12 +91,12 @@ class UpstreamCallHandler implements Dispatcher.DispatchHandler {
   }
 
   onResponseEnd(): void {
-    this.signal.removeEventListener('abort', this.onAbort);
+    this.stopListening();
     this.body?.end();
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
-    this.signal.removeEventListener('abort', this.onAbort);
+    this.stopListening();
     if (this.body === undefined) this.reject(error);
     else this.body.fail(error);
   }
@@ -121,7 +122,7 @@ const splitUrls = new Map<string, { origin: string; path: string }>();
 const maxRememberedUrls = 1_000;
 
 /** Maps a transport failure to the client-facing error; the URL and host are never included. */
-export function upstreamTransportError(error: unknown, signal?: AbortSignal): GatewayError {
+export function upstreamTransportError(error: unknown, signal?: AbortScope): GatewayError {
   if (error instanceof GatewayError) return error;
   if (signal?.aborted) return new GatewayError('upstream_timeout', 'The request was cancelled before the upstream answered.', { cause: error });
   if (error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError) {
