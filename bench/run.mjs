@@ -49,6 +49,7 @@ const settings = {
   gatewayConfig: path.resolve(knob('GATEWAY_CONFIG', path.join(benchDir, 'switchyard-bench.yaml'))),
   gatewayNodeArgs: knob('GATEWAY_NODE_ARGS', '').split(/\s+/).filter(Boolean),
   // Another build of the gateway (e.g. a patched copy, to measure a suggested change) — same CLI.
+  idleSettleSeconds: Number(knob('IDLE_SETTLE_SECONDS', '20')),
   gatewayCli: path.resolve(knob('GATEWAY_CLI', path.join(repoDir, 'bin', 'switchyard.js'))),
   nodeProxy: knob('NODE_PROXY', path.resolve(repoDir, '../shared/bench/node-proxy.js')),
 };
@@ -303,6 +304,11 @@ try {
   log(`servers up: ${Object.keys(processes).join(', ')}${results.availability.gateway ? ' — gateway ' + results.availability.gateway : ''}`);
   await sleep(2000);
   for (const target of Object.keys(processes)) results.idle[`${target}_fresh_kb`] = rssKb(processes[target].pid);
+  // V8 gives back the young generation it grew during start-up only after some seconds of quiet.
+  if (settings.idleSettleSeconds > 0) {
+    await sleep(settings.idleSettleSeconds * 1000);
+    for (const target of Object.keys(processes)) results.idle[`${target}_settled_kb`] = rssKb(processes[target].pid);
+  }
   if (settings.stages.includes('memory')) await runMemory();
   if (settings.stages.includes('scenarios')) await runScenarios();
   const bench = { settings, processes, results, probe, bodyFiles, targetUrls, headerFile, watchForeignCpu, log, errorsOf, benchDir };

@@ -123,8 +123,8 @@ export function summarize(results, options = {}) {
   const rss64 = firstTraffic(`chat_c${c}`) ?? at64?.rss;
   const rss64Translated = firstTraffic(`messages_c${c}`) ?? at64Translated?.rss;
   const slowPeak = Math.max(0, ...results.slow.filter((slow) => slow.target === 'gateway' && slow.status === 'ok').map((slow) => slow.rss_peak_kb));
-  push('## Memory (gateway RSS, MB)', '', '| idle, fresh | at 64 connections, first traffic (passthrough / then translated) | holding the slow streams (worst case) | soak: idle before → peak → after |', '|---:|---|---:|---|');
-  push(`| ${mb(results.idle.gateway_fresh_kb)} | ${mb(rss64)} / ${mb(rss64Translated)} | ${slowPeak ? mb(slowPeak) : '–'} | ${results.soak ? `${mb(results.soak.idle_before_kb)} → ${mb(results.soak.peak_kb)} → ${mb(results.soak.idle_after_kb)}` : '–'} |`, '');
+  push('## Memory (gateway RSS, MB)', '', '| idle, fresh (2 s after start) / settled (after `IDLE_SETTLE_SECONDS` of quiet) | at 64 connections, first traffic (passthrough / then translated) | holding the slow streams (worst case) | soak: idle before → peak → after |', '|---:|---|---:|---|');
+  push(`| ${mb(results.idle.gateway_fresh_kb)} / ${mb(results.idle.gateway_settled_kb)} | ${mb(rss64)} / ${mb(rss64Translated)} | ${slowPeak ? mb(slowPeak) : '–'} | ${results.soak ? `${mb(results.soak.idle_before_kb)} → ${mb(results.soak.peak_kb)} → ${mb(results.soak.idle_after_kb)}` : '–'} |`, '');
 
   const rows = [];
   const proxy64 = aggregate(runs, `chat_c${c}`, 'nodeproxy');
@@ -156,6 +156,7 @@ export function summarize(results, options = {}) {
   row('added latency p50, translated (chat → Anthropic, 1 conn)', addedP50('chat_to_anthropic_c1'), 400, 'lower', 'µs');
   for (const name of streamScenarios) row(`added TTFB p50, \`${name}\``, addedTtfb(name), 1000, 'lower', 'µs');
   row('RSS idle (fresh)', results.idle.gateway_fresh_kb == null ? null : results.idle.gateway_fresh_kb / 1024, 80, 'lower', 'MB');
+  row('RSS idle (settled)', results.idle.gateway_settled_kb == null ? null : results.idle.gateway_settled_kb / 1024, 80, 'lower', 'MB');
   row(`RSS at ${c} connections (passthrough)`, rss64 == null ? null : rss64 / 1024, 150, 'lower', 'MB');
   row(`RSS at ${c} connections (translated, after the passthrough run)`, rss64Translated == null ? null : rss64Translated / 1024, 150, 'lower', 'MB');
   row(`RSS holding ${settings.slowStreams} streams (worst path)`, slowPeak ? slowPeak / 1024 : null, 300, 'lower', 'MB');

@@ -101,8 +101,8 @@ export interface UsageLedger {
    */
   append(entry: LedgerEntry): Promise<boolean>;
   /**
-   * Appends many entries in one statement per chunk, with the same once-per-request-id rule;
-   * resolves to how many were new. This is how the gateway writes: one round trip for a batch.
+   * Appends many entries in one go (one statement per chunk, or one transaction), with the same
+   * once-per-request-id rule; resolves to how many were new. This is how the gateway writes.
    */
   appendMany(entries: readonly LedgerEntry[]): Promise<number>;
   /** Matching entries, newest first. */

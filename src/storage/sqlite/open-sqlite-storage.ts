@@ -1,12 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
-import type { StorageDatabase } from '../kysely/database-schema.js';
-import { KyselyStorage } from '../kysely/kysely-storage.js';
 import { sqliteMemoryFilename } from '../parse-database-url.js';
 import type { Storage } from '../ports.js';
-import { sqliteValueCodec } from './sqlite-value-codec.js';
+import { SqliteStorage } from './sqlite-storage.js';
 
 /** How long a writer waits for another process's lock before SQLite reports SQLITE_BUSY. */
 const busyTimeoutMilliseconds = 5_000;
@@ -24,6 +21,5 @@ export async function openSqliteStorage(filename: string): Promise<Storage> {
     database.close();
     throw error;
   }
-  const db = new Kysely<StorageDatabase>({ dialect: new SqliteDialect({ database }) });
-  return new KyselyStorage(db, sqliteValueCodec);
+  return new SqliteStorage(database);
 }

@@ -1,15 +1,13 @@
 import { sql } from 'kysely';
 import type { SqlValueCodec } from '../kysely/sql-value-codec.js';
+import { readSqliteBoolean, writeSqliteBoolean, writeSqliteTimestamp } from './sqlite-values.js';
 
-/**
- * SQLite has no timestamp or boolean type and better-sqlite3 binds neither Date nor boolean.
- * Timestamps are stored as `toISOString()` text: one fixed-width UTC format, so text order is
- * time order and the first ten characters are the UTC day.
- */
+/** SQLite has no timestamp or boolean type and better-sqlite3 binds neither Date nor boolean. */
 export const sqliteValueCodec: SqlValueCodec = {
   dialect: 'sqlite',
-  writeTimestamp: (value) => value.toISOString(),
-  writeBoolean: (value) => (value ? 1 : 0),
-  readBoolean: (value) => value === 1 || value === 1n || value === true,
+  writeTimestamp: writeSqliteTimestamp,
+  writeBoolean: writeSqliteBoolean,
+  readBoolean: readSqliteBoolean,
+  // Timestamps are ISO text (see sqlite-values.ts), so the UTC day is the first ten characters.
   utcDay: (column) => sql<string>`substr(${sql.ref(column)}, 1, 10)`,
 };

@@ -1,0 +1,115 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { LedgerEntry } from '../ports.js';
+import { sqliteSchemaIsCurrent } from './sqlite-schema-state.js';
+import { loadKyselyStorage, SqliteStorage } from './sqlite-storage.js';
+
+const temporaryDirectory = mkdtempSync(path.join(os.tmpdir(), 'switchyard-sqlite-storage-test-'));
+let databaseCounter = 0;
+
+function nextDatabaseFile(): string {
+  databaseCounter += 1;
+  return path.join(temporaryDirectory, `storage-${databaseCounter}.db`);
+}
+
+afterAll(() => {
+  rmSync(temporaryDirectory, { recursive: true, force: true });
+});
+
+/** A storage whose Kysely loads are counted. */
+function openCounted(file: string): { storage: SqliteStorage; database: Database.Database; loads: () => number } {
+  const database = new Database(file);
+  let loads = 0;
+  const storage = new SqliteStorage(database, (connection) => {
+    loads += 1;
+    return loadKyselyStorage(connection);
+  });
+  return { storage, database, loads: () => loads };
+}
+
+async function migratedFile(): Promise<string> {
+  const file = nextDatabaseFile();
+  const { storage } = openCounted(file);
+  await storage.migrate();
+  await storage.close();
+  return file;
+}
+
+describe('sqlite storage', () => {
+  it('migrates a new database through Kysely and then knows its schema is current', async () => {
+    const { storage, database, loads } = openCounted(nextDatabaseFile());
+    expect(sqliteSchemaIsCurrent(database)).toBe(false);
+    await storage.migrate();
+    expect(loads()).toBe(1);
+    expect(sqliteSchemaIsCurrent(database)).toBe(true);
+    await storage.close();
+  });
+
+  it('opens a migrated database, migrates and appends to the ledger without loading Kysely', async () => {
+    const { storage, loads } = openCounted(await migratedFile());
+    await storage.migrate();
+    expect(await storage.ledger.appendMany([entry('req_1'), entry('req_2')])).toBe(2);
+    expect(loads()).toBe(0);
+    await storage.close();
+  });
+
+  it('loads Kysely once, on the first query, and answers through it', async () => {
+    const { storage, loads } = openCounted(await migratedFile());
+    await storage.migrate();
+    await storage.ledger.append(entry('req_1'));
+    const [spent, keys] = await Promise.all([storage.ledger.spentNanoUsd('key_1'), storage.keys.list()]);
+    expect(spent).toBe(7n);
+    expect(keys).toEqual([]);
+    expect(await storage.responses.get('resp_unknown')).toBeUndefined();
+    expect(loads()).toBe(1);
+    await storage.close();
+  });
+
+  it('leaves a database with a migration this build does not know to the migrator, which refuses it', async () => {
+    const file = await migratedFile();
+    const writer = new Database(file);
+    writer.prepare("insert into kysely_migration (name, timestamp) values ('9999_from_a_newer_build', '2030-01-01T00:00:00.000Z')").run();
+    writer.close();
+    const { storage, database } = openCounted(file);
+    expect(sqliteSchemaIsCurrent(database)).toBe(false);
+    await expect(storage.migrate()).rejects.toThrow();
+    await storage.close();
+  });
+
+  it('closes the connection whether or not Kysely was loaded, and refuses queries afterwards', async () => {
+    const withoutKysely = openCounted(await migratedFile());
+    await withoutKysely.storage.close();
+    expect(withoutKysely.database.open).toBe(false);
+
+    const withKysely = openCounted(await migratedFile());
+    await withKysely.storage.keys.list();
+    await withKysely.storage.close();
+    expect(withKysely.database.open).toBe(false);
+    await expect(withKysely.storage.keys.list()).rejects.toThrow(/closed/);
+  });
+});
+
+function entry(requestId: string): LedgerEntry {
+  return {
+    requestId,
+    keyId: 'key_1',
+    model: 'm',
+    provider: 'p',
+    upstreamModel: 'u',
+    endpoint: 'chat',
+    status: 200,
+    inputUncached: 1,
+    cacheRead: 0,
+    cacheWrite: 0,
+    output: 1,
+    reasoning: 0,
+    usageEstimated: false,
+    costNanoUsd: 7n,
+    createdAt: new Date('2025-03-01T00:00:00Z'),
+    durationMs: 1,
+  };
+}
+

@@ -1,0 +1,75 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import type { StorageDatabase } from '../kysely/database-schema.js';
+import type { ApiKeyStore, ResponseStore, Storage, UsageLedger } from '../ports.js';
+import { sqliteSchemaIsCurrent } from './sqlite-schema-state.js';
+import { SqliteUsageLedger } from './sqlite-usage-ledger.js';
+
+/** Builds the Kysely-backed storage over the same connection; loaded on first use only. */
+export type KyselyStorageLoader = (database: BetterSqlite3.Database) => Promise<Storage>;
+
+export async function loadKyselyStorage(database: BetterSqlite3.Database): Promise<Storage> {
+  const [{ Kysely, SqliteDialect }, { KyselyStorage }, { sqliteValueCodec }] = await Promise.all([
+    import('kysely'),
+    import('../kysely/kysely-storage.js'),
+    import('./sqlite-value-codec.js'),
+  ]);
+  return new KyselyStorage(new Kysely<StorageDatabase>({ dialect: new SqliteDialect({ database }) }), sqliteValueCodec);
+}
+
+/**
+ * SQLite storage. Ledger appends (the hot write path) run on a prepared statement; everything
+ * else goes through the shared Kysely stores, which are loaded on first use. Kysely and its
+ * migrator cost about 10 MB of resident memory, and an idle gateway whose database is already
+ * migrated never needs them: `migrate()` checks the migration table itself first.
+ */
+export class SqliteStorage implements Storage {
+  readonly dialect = 'sqlite' as const;
+  readonly keys: ApiKeyStore;
+  readonly ledger: UsageLedger;
+  readonly responses: ResponseStore;
+  private kyselyStorage: Promise<Storage> | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly database: BetterSqlite3.Database,
+    private readonly loadKysely: KyselyStorageLoader = loadKyselyStorage,
+  ) {
+    const kysely = () => this.kysely();
+    this.keys = {
+      insert: async (record) => (await kysely()).keys.insert(record),
+      findByHash: async (hash) => (await kysely()).keys.findByHash(hash),
+      findById: async (id) => (await kysely()).keys.findById(id),
+      list: async () => (await kysely()).keys.list(),
+      revoke: async (id, at) => (await kysely()).keys.revoke(id, at),
+    };
+    this.responses = {
+      put: async (record) => (await kysely()).responses.put(record),
+      get: async (id, now) => (await kysely()).responses.get(id, now),
+      delete: async (id) => (await kysely()).responses.delete(id),
+    };
+    this.ledger = new SqliteUsageLedger(database, {
+      list: async (filter) => (await kysely()).ledger.list(filter),
+      totals: async (filter) => (await kysely()).ledger.totals(filter),
+      spentNanoUsd: async (keyId) => (await kysely()).ledger.spentNanoUsd(keyId),
+    });
+  }
+
+  async migrate(): Promise<void> {
+    if (sqliteSchemaIsCurrent(this.database)) return;
+    await (await this.kysely()).migrate();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    // Kysely's destroy closes the shared connection; without Kysely we close it ourselves.
+    if (this.kyselyStorage === undefined) this.database.close();
+    else await (await this.kyselyStorage).close();
+  }
+
+  private kysely(): Promise<Storage> {
+    if (this.closed) return Promise.reject(new Error('The SQLite storage is closed.'));
+    this.kyselyStorage ??= this.loadKysely(this.database);
+    return this.kyselyStorage;
+  }
+}
