@@ -44,7 +44,6 @@ export function createGatewayApp(services: GatewayServices): Hono<GatewayEnviron
     app.post(path, (context) => handleCountTokens(context, services));
     app.all(path, (context) => methodNotAllowed(context.get('requestId'), 'POST', messagesFormat));
   }
-  app.get('/health', (context) => context.json({ status: 'ok' }));
 
   app.notFound((context) => {
     const requestId = context.get('requestId') ?? newRequestId();

@@ -1,15 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { getRequestListener } from '@hono/node-server';
 import { clientFormats } from '../formats/registry.js';
 import type { ClientFormat } from '../formats/client-format.js';
 import type { EndpointFamily } from '../keys/endpoint-family.js';
-import { createGatewayApp } from './gateway-app.js';
 import { errorAnswer } from './gateway-answer.js';
 import type { GatewayServices } from './gateway-services.js';
 import { newRequestId } from './request-id.js';
 import { handleTextRequest, type PrepareBody } from './text-endpoint.js';
 import { textEndpointPaths, textEndpoints } from './text-endpoints.js';
 import { writeAnswer } from './write-answer.js';
+
+type Listener = (incoming: IncomingMessage, outgoing: ServerResponse) => void;
 
 interface TextRoute {
   readonly family: EndpointFamily;
@@ -20,11 +20,17 @@ interface TextRoute {
 /**
  * The gateway's Node request listener. Generation calls (POST to a text endpoint) are answered
  * here on Node's own request and response objects: they are the hot path, and the framework's
- * Web Request and Response round trip costs on every call and every streamed chunk. Everything
- * else (models, stored responses, token counts, errors for other methods) goes through the app.
+ * Web Request and Response round trip costs on every call and every streamed chunk. Health
+ * checks are answered here too. Everything else (models, stored responses, token counts, errors
+ * for other methods) goes through the app, which is loaded on the first such request: a gateway
+ * that only relays calls never pays the framework's memory.
  */
-export function createRequestListener(services: GatewayServices): (incoming: IncomingMessage, outgoing: ServerResponse) => void {
-  const frameworkListener = getRequestListener(createGatewayApp(services).fetch);
+export function createRequestListener(services: GatewayServices): Listener {
+  let framework: Promise<Listener> | undefined;
+  const viaFramework: Listener = (incoming, outgoing) => {
+    framework ??= loadFrameworkListener(services);
+    void framework.then((listener) => listener(incoming, outgoing));
+  };
   const textRoutes = new Map<string, TextRoute>();
   for (const endpoint of textEndpoints) {
     const format = clientFormats[endpoint.format];
@@ -33,9 +39,11 @@ export function createRequestListener(services: GatewayServices): (incoming: Inc
     for (const path of textEndpointPaths(endpoint)) textRoutes.set(path, route);
   }
   return (incoming, outgoing) => {
-    const route = incoming.method === 'POST' ? textRoutes.get(pathOf(incoming.url)) : undefined;
+    const path = pathOf(incoming.url);
+    const route = incoming.method === 'POST' ? textRoutes.get(path) : undefined;
     if (route === undefined) {
-      void frameworkListener(incoming, outgoing);
+      if ((incoming.method === 'GET' || incoming.method === 'HEAD') && path === '/health') answerHealthy(outgoing);
+      else viaFramework(incoming, outgoing);
       return;
     }
     const requestId = newRequestId();
@@ -47,6 +55,19 @@ export function createRequestListener(services: GatewayServices): (incoming: Inc
         else void writeAnswer(outgoing, errorAnswer(error, requestId, route.format));
       });
   };
+}
+
+async function loadFrameworkListener(services: GatewayServices): Promise<Listener> {
+  const [{ getRequestListener }, { createGatewayApp }] = await Promise.all([import('@hono/node-server'), import('./gateway-app.js')]);
+  const listener = getRequestListener(createGatewayApp(services).fetch);
+  return (incoming, outgoing) => void listener(incoming, outgoing);
+}
+
+const healthyBody = JSON.stringify({ status: 'ok' });
+
+function answerHealthy(outgoing: ServerResponse): void {
+  outgoing.writeHead(200, { 'content-type': 'application/json', 'content-length': String(healthyBody.length) });
+  outgoing.end(healthyBody);
 }
 
 function pathOf(url: string | undefined): string {

@@ -57,6 +57,15 @@ describe('a fresh start with no configuration', () => {
     expect(models.data.map((model) => model.id)).toEqual(expect.arrayContaining(['sim-gpt', 'sim-claude', 'sim-gemini']));
   });
 
+  it('answers health checks, with and without a body', async () => {
+    const health = await fetch(`${url}/health`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: 'ok' });
+    const head = await fetch(`${url}/health`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe('');
+  });
+
   it('keeps its database under ./data and shuts down cleanly on SIGTERM', async () => {
     expect(existsSync(path.join(workDirectory, 'data', 'switchyard.db'))).toBe(true);
     const exited = new Promise<number | null>((resolve) => gatewayProcess.once('exit', (code) => resolve(code)));
