@@ -18,6 +18,8 @@ export async function passthroughCall(
   context: AttemptContext,
   rawBody: string,
   parsedBody: Readonly<Record<string, unknown>>,
+  /** The bytes `rawBody` was decoded from, when the client sent exactly that text. */
+  rawBytes?: Buffer,
 ): Promise<CallOutcome> {
   const { format, adapter, route } = context;
   const prepared = preparePassthroughBody(format.name, rawBody, parsedBody, route.target.model);
@@ -25,7 +27,8 @@ export async function passthroughCall(
   const response = await sendUpstream({
     url: adapter.passthroughUrl(format.name, route.target),
     headers: adapter.upstreamHeaders(route.target, context.forwarded),
-    body: prepared.text,
+    // An unchanged body goes on as the bytes received: re-encoding a 500 KB conversation costs 0.7 ms.
+    body: rawBytes !== undefined && prepared.text === rawBody ? rawBytes : prepared.text,
     signal: abort,
     timeoutMs: context.timeoutMs,
   });

@@ -5,7 +5,7 @@ import type { EndpointFamily } from '../keys/endpoint-family.js';
 import type { ApiKeyRecord } from '../storage/ports.js';
 import { anthropicVersion } from './anthropic-version.js';
 import type { GatewayServices } from './gateway-services.js';
-import { assertJsonContentType, readRequestText } from './read-request-body.js';
+import { assertJsonContentType, readRequestBody } from './read-request-body.js';
 import { nodeRequestHeaders, type HeaderSource } from './request-headers.js';
 
 /** What every JSON POST endpoint knows once the caller is admitted and the body is read. */
@@ -15,6 +15,7 @@ export interface AuthorisedRequest {
   /** Client headers to hand to an upstream of the same family. */
   readonly forwarded: Record<string, string>;
   readonly rawBody: string;
+  readonly rawBytes: Buffer;
 }
 
 /**
@@ -32,8 +33,8 @@ export async function readAuthorisedRequest(
   assertEndpointAllowed(key, family);
   assertJsonContentType(headers.get('content-type') ?? undefined);
   const forwarded = forwardedHeaders(headers, format);
-  const rawBody = await readRequestText(incoming, services.config.server.body_limit_bytes);
-  return { headers, key, forwarded, rawBody };
+  const body = await readRequestBody(incoming, services.config.server.body_limit_bytes);
+  return { headers, key, forwarded, rawBody: body.text, rawBytes: body.bytes };
 }
 
 /** Client headers that carry meaning for an upstream of the same family (Anthropic's version and betas). */

@@ -16,7 +16,13 @@ export function assertJsonContentType(contentType: string | undefined): void {
  * Reads the request body as text, refusing it (413) as soon as it is known to exceed `limit`:
  * from the declared content-length before reading anything, or while streaming otherwise.
  */
-export function readRequestText(incoming: IncomingMessage, limit: number): Promise<string> {
+export interface RequestBody {
+  readonly text: string;
+  /** The bytes as received: a body passed through unchanged is sent on as these, not re-encoded. */
+  readonly bytes: Buffer;
+}
+
+export function readRequestBody(incoming: IncomingMessage, limit: number): Promise<RequestBody> {
   const declared = Number(incoming.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) return Promise.reject(bodyTooLarge(limit));
   // Plain 'data' and 'end' listeners: the stream's async iterator costs more than the read itself.
@@ -34,7 +40,8 @@ export function readRequestText(incoming: IncomingMessage, limit: number): Promi
     };
     const onEnd = (): void => {
       stop();
-      resolve(chunks.length === 1 ? (chunks[0] as Buffer).toString('utf8') : Buffer.concat(chunks, received).toString('utf8'));
+      const bytes = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, received);
+      resolve({ text: bytes.toString('utf8'), bytes });
     };
     const onFailure = (error?: Error): void => {
       stop();

@@ -45,7 +45,7 @@ export async function handleTextRequest(
   const { requestId } = exchange;
   const startedAt = Date.now();
   try {
-    const { key, forwarded, rawBody: received } = await readAuthorisedRequest(exchange.incoming, services, family, format.name);
+    const { key, forwarded, rawBody: received, rawBytes } = await readAuthorisedRequest(exchange.incoming, services, family, format.name);
     await services.limits.admit(key);
     const read: PreparedBody = { rawBody: received, parsedBody: parseJsonObject(received) };
     const { rawBody, parsedBody, deliver } = prepare === undefined ? read : await prepare(read, key);
@@ -73,7 +73,7 @@ export async function handleTextRequest(
         // A body carrying another provider's reasoning blob is translated, which drops the blob.
         const passThrough = request === undefined || (native && !foreignBlobs);
         if (!passThrough) noteUnservedHostedTools(services, requestId, request, adapter.nativeFormats);
-        const call = passThrough ? passthroughCall(attempt, rawBody, parsedBody) : translatedCall(attempt, request);
+        const call = passThrough ? passthroughCall(attempt, rawBody, parsedBody, rawBody === received ? rawBytes : undefined) : translatedCall(attempt, request);
         return call.then((outcome) => ({ outcome, route }));
       },
       (report) =>

@@ -14,7 +14,10 @@ beforeAll(async () => {
   upstream = await startFakeUpstream();
   gateway = await startTestGateway({
     providers: { compatible: { type: 'openai-compatible', base_url: `${upstream.url}/v1/`, api_key: upstreamSecret } },
-    models: [{ id: 'public-model', aliases: ['public-alias'], routes: [{ provider: 'compatible', model: 'vendor/upstream-model' }] }],
+    models: [
+      { id: 'public-model', aliases: ['public-alias'], routes: [{ provider: 'compatible', model: 'vendor/upstream-model' }] },
+      { id: 'same-name-upstream', routes: [{ provider: 'compatible', model: 'same-name-upstream' }] },
+    ],
   });
   clientKey = mintApiKeySecret();
   await gateway.services.storage.keys.insert({
@@ -55,6 +58,14 @@ describe('chat passthrough', () => {
     const sent = upstream.requests.at(-1)!;
     expect(sent.path).toBe('/v1/chat/completions');
     expect(sent.body).toBe(body.replace('"public-alias"', '"vendor/upstream-model"'));
+  });
+
+  it('forwards a body whose model needs no renaming exactly as received, non-ASCII text included', async () => {
+    upstream.reply({ body: readFixture('openai/chat/openai-text.json') });
+    const body = '{"model":"same-name-upstream",\n  "messages":[{"role":"user","content":"“quoted” café → ✓ \\u00e9 \\\\ done"}]}';
+    const response = await post(body);
+    expect(response.status).toBe(200);
+    expect(upstream.requests.at(-1)!.body).toBe(body);
   });
 
   it('returns the upstream bytes unchanged, non-streamed and streamed', async () => {

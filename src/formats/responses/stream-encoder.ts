@@ -4,12 +4,13 @@ import { isEmptyUsage, zeroUsage } from '../../ir/index.js';
 import { responsesErrorObject } from '../../wire/responses/responses-error.js';
 import { responsesOutcome } from '../../wire/responses/responses-status.js';
 import { responsesUsageFromUsage } from '../../wire/responses/responses-usage.js';
-import type { ResponsesOutputItem } from '../../wire/responses/responses-wire-types.js';
+import type { ResponsesObject, ResponsesOutputItem } from '../../wire/responses/responses-wire-types.js';
 import type { EncodeContext, StreamEncoder } from '../client-format.js';
 import { responsesErrorEventFields } from './encode-error.js';
 import { carriesForeignCallBlob } from './output-items.js';
 import { responseObject, type ResponseState } from './response-object.js';
 import { responseId } from './response-ids.js';
+import { createEventWriter, eventHead } from './stream-event-writer.js';
 import { itemAddedEvents, itemDeltaEvents, itemDoneEvents, openItem, snapshot, type StreamItem } from './stream-items.js';
 
 /**
@@ -28,7 +29,7 @@ export function createResponsesStreamEncoder(context: EncodeContext): StreamEnco
   const tools = context.request.tools;
   let id = responseId('', context.requestId);
   let createdAt = Math.floor(Date.now() / 1000);
-  let sequence = 0;
+  const writer = createEventWriter();
   let started = false;
   let finished = false;
   let usage: Usage = zeroUsage;
@@ -36,10 +37,12 @@ export function createResponsesStreamEncoder(context: EncodeContext): StreamEnco
   const output: (ResponsesOutputItem | undefined)[] = [];
   const openItems: StreamItem[] = [];
 
-  function emit(type: string, fields: Record<string, unknown>): string {
-    const payload = { type, sequence_number: sequence, ...fields };
-    sequence += 1;
-    return `event: ${type}\ndata: ${JSON.stringify(payload)}\n\n`;
+  /** An event carrying the Response object (stringified once even when written twice). */
+  function responseEvents(types: readonly string[], response: ResponsesObject): string {
+    const fields = `,"response":${JSON.stringify(response)}`;
+    let text = '';
+    for (const type of types) text += writer.emitJson(eventHead(type), fields);
+    return text;
   }
 
   function state(fields: Omit<ResponseState, 'id' | 'createdAt'>): ResponseState {
@@ -52,7 +55,7 @@ export function createResponsesStreamEncoder(context: EncodeContext): StreamEnco
     id = responseId(upstreamId, context.requestId);
     createdAt = upstreamCreated;
     const response = responseObject(state({ status: 'in_progress', output: [], usage: null }), context);
-    return emit('response.created', { response }) + emit('response.in_progress', { response });
+    return responseEvents(['response.created', 'response.in_progress'], response);
   }
 
   /**
@@ -63,15 +66,17 @@ export function createResponsesStreamEncoder(context: EncodeContext): StreamEnco
   function callBlobCarrier(block: BlockKind): string {
     if (block.kind !== 'tool-call' || !carriesForeignCallBlob(block.blob)) return '';
     const item = openItem({ kind: 'reasoning', blob: block.blob }, output.length, id);
-    output.push(snapshot(item, 'completed', tools));
-    return itemAddedEvents(item, emit, tools) + itemDoneEvents(item, emit, tools);
+    const done = snapshot(item, 'completed', tools);
+    output.push(done);
+    return itemAddedEvents(item, writer, tools) + itemDoneEvents(item, done, writer);
   }
 
   function closeItem(blockIndex: number, item: StreamItem): string {
     open.delete(blockIndex);
     openItems.splice(openItems.indexOf(item), 1);
-    output[item.outputIndex] = snapshot(item, 'completed', tools);
-    return itemDoneEvents(item, emit, tools);
+    const done = snapshot(item, 'completed', tools);
+    output[item.outputIndex] = done;
+    return itemDoneEvents(item, done, writer);
   }
 
   function closeAll(): string {
@@ -89,7 +94,7 @@ export function createResponsesStreamEncoder(context: EncodeContext): StreamEnco
   }
 
   function finish(info: FinishInfo, finalUsage: Usage): string {
-    let text = start('', createdAt) + closeAll();
+    const text = start('', createdAt) + closeAll();
     finished = true;
     const outcome = responsesOutcome(info);
     const response = responseObject(
@@ -102,19 +107,18 @@ export function createResponsesStreamEncoder(context: EncodeContext): StreamEnco
       }),
       context,
     );
-    text += emit(`response.${outcome.status}`, { response });
-    return text;
+    return text + responseEvents([`response.${outcome.status}`], response);
   }
 
   function fail(error: GatewayError): string {
     let text = start('', createdAt);
     finished = true;
-    text += emit('error', responsesErrorEventFields(error));
+    text += writer.emit('error', responsesErrorEventFields(error));
     const response = responseObject(
       state({ status: 'failed', output: currentOutput(), usage: responsesUsageFromUsage(usage), error: responsesErrorObject(error) }),
       context,
     );
-    return text + emit('response.failed', { response });
+    return text + responseEvents(['response.failed'], response);
   }
 
   return {
@@ -133,14 +137,14 @@ export function createResponsesStreamEncoder(context: EncodeContext): StreamEnco
           output.push(undefined);
           open.set(event.index, item);
           openItems.push(item);
-          return prefix + closing + carrier + itemAddedEvents(item, emit, tools);
+          return prefix + closing + carrier + itemAddedEvents(item, writer, tools);
         }
         case 'block-delta': {
           const item = open.get(event.index);
           if (item === undefined || event.delta.text === '') return '';
           const expected = item.block.kind === 'tool-call' ? 'tool-arguments' : item.block.kind;
           if (event.delta.kind !== expected) return '';
-          return itemDeltaEvents(item, event.delta.text, emit);
+          return itemDeltaEvents(item, event.delta.text, writer);
         }
         case 'block-end': {
           const item = open.get(event.index);

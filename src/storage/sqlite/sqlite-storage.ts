@@ -1,6 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { StorageDatabase } from '../kysely/database-schema.js';
 import type { ApiKeyStore, ResponseStore, Storage, UsageLedger } from '../ports.js';
+import { SqliteResponseStore } from './sqlite-response-store.js';
 import { sqliteSchemaIsCurrent } from './sqlite-schema-state.js';
 import { SqliteUsageLedger } from './sqlite-usage-ledger.js';
 
@@ -17,10 +18,10 @@ export async function loadKyselyStorage(database: BetterSqlite3.Database): Promi
 }
 
 /**
- * SQLite storage. Ledger appends (the hot write path) run on a prepared statement; everything
- * else goes through the shared Kysely stores, which are loaded on first use. Kysely and its
- * migrator cost about 10 MB of resident memory, and an idle gateway whose database is already
- * migrated never needs them: `migrate()` checks the migration table itself first.
+ * SQLite storage. Ledger appends and stored-response puts (the hot write paths) run on prepared
+ * statements; everything else goes through the shared Kysely stores, which are loaded on first
+ * use. Kysely and its migrator cost about 10 MB of resident memory, and an idle gateway whose
+ * database is already migrated never needs them: `migrate()` checks the migration table itself.
  */
 export class SqliteStorage implements Storage {
   readonly dialect = 'sqlite' as const;
@@ -42,11 +43,10 @@ export class SqliteStorage implements Storage {
       list: async () => (await kysely()).keys.list(),
       revoke: async (id, at) => (await kysely()).keys.revoke(id, at),
     };
-    this.responses = {
-      put: async (record) => (await kysely()).responses.put(record),
+    this.responses = new SqliteResponseStore(database, {
       get: async (id, now) => (await kysely()).responses.get(id, now),
       delete: async (id) => (await kysely()).responses.delete(id),
-    };
+    });
     this.ledger = new SqliteUsageLedger(database, {
       list: async (filter) => (await kysely()).ledger.list(filter),
       totals: async (filter) => (await kysely()).ledger.totals(filter),
