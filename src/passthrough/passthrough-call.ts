@@ -1,14 +1,11 @@
-import { GatewayError } from '../errors/gateway-error.js';
-import type { UsageTap } from '../formats/client-format.js';
 import type { Usage } from '../ir/usage.js';
 import type { AttemptContext } from '../routing/attempt-context.js';
 import type { CallCompletion, CallOutcome } from '../routing/call-outcome.js';
 import { commitOnFirstChunk } from '../routing/commit-stream.js';
-import { createSseReader } from '../upstream/sse-reader.js';
-import { flattenHeaders, readBodyText, sendUpstream, upstreamTransportError, type UpstreamResponse } from '../upstream/upstream-client.js';
+import { flattenHeaders, readBodyText, sendUpstream, upstreamTransportError } from '../upstream/upstream-client.js';
 import { preparePassthroughBody } from './prepare-body.js';
 import { findTrailingTopLevelValue } from './rewrite-body.js';
-import { createSseEventSplitter } from './sse-event-splitter.js';
+import { relayStream } from './stream-relay.js';
 
 /**
  * Same wire format on both sides: the client's body goes upstream unchanged but for `model`, and
@@ -47,10 +44,8 @@ export async function passthroughCall(
   const tap = format.createUsageTap();
   let resolveCompletion: (completion: CallCompletion) => void = () => {};
   const completion = new Promise<CallCompletion>((resolve) => (resolveCompletion = resolve));
-  const relayed = prepared.injectedUsageChunk ? relayWithoutUsageEvent(response, tap) : relay(response, tap);
-  const chunks = endingWithErrorIfCut(relayed, tap, context);
   const body = await commitOnFirstChunk(
-    chunks,
+    relayStream(response, tap, context, prepared.injectedUsageChunk),
     (completed) => resolveCompletion({ usage: tap.usage(), completed, status: 200 }),
     () => abort.abort(),
   ).catch((error: unknown) => {
@@ -70,60 +65,3 @@ function usageFromBytes(context: AttemptContext, bytes: Buffer): Usage | undefin
     return undefined;
   }
 }
-
-/**
- * An upstream that stops before its format's last event (connection dropped, server crashed)
- * leaves the client waiting for an end that never comes: the relay then adds the format's own
- * error event, so the client knows the answer is incomplete.
- */
-async function* endingWithErrorIfCut(
-  chunks: AsyncGenerator<Uint8Array, void, void>,
-  tap: UsageTap,
-  context: AttemptContext,
-): AsyncGenerator<Uint8Array, void, void> {
-  let failure: GatewayError | undefined;
-  let sentAnything = false;
-  try {
-    for await (const chunk of chunks) {
-      sentAnything = true;
-      yield chunk;
-    }
-  } catch (error) {
-    if (!sentAnything) throw error;
-    failure = upstreamTransportError(error);
-  }
-  if (tap.ended()) return;
-  failure ??= new GatewayError('upstream_invalid_response', 'The upstream ended the stream before it was complete.');
-  yield encoder.encode(context.format.encodeStreamError(failure, context.encode.requestId));
-}
-
-async function* relay(response: UpstreamResponse, tap: UsageTap): AsyncGenerator<Uint8Array, void, void> {
-  const reader = createSseReader((event) => tap.observe(event.event, event.data));
-  for await (const chunk of response.body.chunks()) {
-    reader.push(chunk);
-    yield chunk;
-  }
-  reader.flush();
-}
-
-const encoder = new TextEncoder();
-
-/** Relays whole events, dropping the usage-only chunk the gateway asked for on its own account. */
-async function* relayWithoutUsageEvent(response: UpstreamResponse, tap: UsageTap): AsyncGenerator<Uint8Array, void, void> {
-  const decoder = new TextDecoder();
-  const splitter = createSseEventSplitter();
-  const reader = createSseReader((event) => tap.observe(event.event, event.data));
-  for await (const chunk of response.body.chunks()) {
-    reader.push(chunk);
-    const kept = splitter.push(decoder.decode(chunk, { stream: true })).filter((event) => !isUsageOnlyChunk(event));
-    if (kept.length > 0) yield encoder.encode(kept.join(''));
-  }
-  reader.flush();
-  const rest = splitter.flush().filter((event) => !isUsageOnlyChunk(event));
-  if (rest.length > 0) yield encoder.encode(rest.join(''));
-}
-
-function isUsageOnlyChunk(eventText: string): boolean {
-  return eventText.includes('"choices":[]') && eventText.includes('"usage":{');
-}
-

@@ -1,0 +1,83 @@
+import { GatewayError } from '../errors/gateway-error.js';
+import type { UsageTap } from '../formats/client-format.js';
+import type { AttemptContext } from '../routing/attempt-context.js';
+import type { ChunkStream } from '../routing/commit-stream.js';
+import { createSseReader } from '../upstream/sse-reader.js';
+import { upstreamTransportError, type UpstreamResponse } from '../upstream/upstream-client.js';
+import { createSseEventSplitter } from './sse-event-splitter.js';
+
+/**
+ * Relays a passed-through stream's bytes as they come, in one generator (every layer of async
+ * generator costs promises per chunk), while the usage tap reads each event.
+ *
+ * When the gateway itself asked a chat upstream for usage, the usage-only chunk is dropped:
+ * chunks are cut into whole events only when one may hold it or an event spans chunks.
+ *
+ * An upstream that stops before its format's last event (connection dropped, server crashed)
+ * leaves the client waiting for an end that never comes: the relay then adds the format's own
+ * error event, so the client knows the answer is incomplete.
+ */
+export async function* relayStream(
+  response: UpstreamResponse,
+  tap: UsageTap,
+  context: AttemptContext,
+  dropUsageChunk: boolean,
+): ChunkStream {
+  const reader = createSseReader((event) => tap.observe(event.event, event.data));
+  const filter = dropUsageChunk ? createUsageChunkFilter() : undefined;
+  let failure: GatewayError | undefined;
+  let sentAnything = false;
+  try {
+    for await (const chunk of response.body.chunks()) {
+      reader.push(chunk);
+      const relayed = filter === undefined ? chunk : filter.push(chunk);
+      if (relayed === undefined) continue;
+      sentAnything = true;
+      yield relayed;
+    }
+    reader.flush();
+    const rest = filter?.flush();
+    if (rest !== undefined) yield rest;
+  } catch (error) {
+    if (!sentAnything) throw error;
+    failure = upstreamTransportError(error);
+  }
+  if (tap.ended()) return;
+  failure ??= new GatewayError('upstream_invalid_response', 'The upstream ended the stream before it was complete.');
+  yield textEncoder.encode(context.format.encodeStreamError(failure, context.encode.requestId));
+}
+
+const textEncoder = new TextEncoder();
+const usageObjectMarker = Buffer.from('"usage":{');
+
+/** Drops the usage-only chat chunk; every other byte passes unchanged. */
+function createUsageChunkFilter(): { push(chunk: Buffer): Uint8Array | undefined; flush(): Uint8Array | undefined } {
+  const decoder = new TextDecoder();
+  const splitter = createSseEventSplitter();
+  let holdingPartialEvent = false;
+  const keep = (events: string[]): Uint8Array | undefined => {
+    const kept = events.filter((event) => !isUsageOnlyChunk(event));
+    return kept.length > 0 ? textEncoder.encode(kept.join('')) : undefined;
+  };
+  return {
+    push(chunk) {
+      // Upstreams write whole events per chunk: those without a usage object pass untouched.
+      if (!holdingPartialEvent && chunk.indexOf(usageObjectMarker) === -1 && endsWithBlankLine(chunk)) return chunk;
+      const events = splitter.push(decoder.decode(chunk, { stream: true }));
+      holdingPartialEvent = !endsWithBlankLine(chunk);
+      return keep(events);
+    },
+    flush() {
+      return keep(splitter.flush());
+    },
+  };
+}
+
+function endsWithBlankLine(chunk: Buffer): boolean {
+  const length = chunk.length;
+  return length >= 2 && chunk[length - 1] === 0x0a && (chunk[length - 2] === 0x0a || (chunk[length - 2] === 0x0d && chunk[length - 3] === 0x0a));
+}
+
+function isUsageOnlyChunk(eventText: string): boolean {
+  return eventText.includes('"choices":[]') && eventText.includes('"usage":{');
+}
