@@ -50,6 +50,7 @@ const settings = {
   gatewayNodeArgs: knob('GATEWAY_NODE_ARGS', '').split(/\s+/).filter(Boolean),
   // Another build of the gateway (e.g. a patched copy, to measure a suggested change) — same CLI.
   idleSettleSeconds: Number(knob('IDLE_SETTLE_SECONDS', '20')),
+  soakSettleSeconds: Number(knob('SOAK_SETTLE_SECONDS', '60')),
   gatewayCli: path.resolve(knob('GATEWAY_CLI', path.join(repoDir, 'bin', 'switchyard.js'))),
   nodeProxy: knob('NODE_PROXY', path.resolve(repoDir, '../shared/bench/node-proxy.js')),
 };

@@ -94,13 +94,19 @@ export async function runSoak(bench) {
   const watched = watcher.stop();
   await sleep(bench.settings.soakPauseSeconds * 1000);
   const idleAfter = await steadyRss(pid);
+  // V8 shrinks its heap and the allocator returns pages over the following minute of quiet.
+  await sleep(bench.settings.soakSettleSeconds * 1000);
+  const idleAfterSettled = await steadyRss(pid);
+  const startIdle = bench.results.idle.gateway_settled_kb ?? bench.results.idle.gateway_fresh_kb;
   bench.results.soak = {
     seconds: bench.settings.soakSeconds, pause_s: bench.settings.soakPauseSeconds, mix: mix.map((part) => ({ scenario: part.scenario.name, connections: part.connections })),
     idle_before_kb: idleBefore, peak_kb: watched.peakKb, idle_after_kb: idleAfter,
     returned_within_10pct: idleAfter <= idleBefore * 1.1, growth_pct: Number((((idleAfter - idleBefore) / idleBefore) * 100).toFixed(1)),
+    settle_s: bench.settings.soakSettleSeconds, idle_after_settled_kb: idleAfterSettled, start_idle_kb: startIdle ?? null,
+    settled_vs_start_pct: startIdle ? Number((((idleAfterSettled - startIdle) / startIdle) * 100).toFixed(1)) : null,
     rss_series_kb: watched.samples.map((sample) => [Math.round(sample.t / 1000), sample.kb]), slices,
   };
-  bench.log(`soak: idle before ${Math.round(idleBefore / 1024)} MB, peak ${Math.round(watched.peakKb / 1024)} MB, idle after ${Math.round(idleAfter / 1024)} MB (${bench.results.soak.growth_pct}%)`);
+  bench.log(`soak: idle before ${Math.round(idleBefore / 1024)} MB, peak ${Math.round(watched.peakKb / 1024)} MB, idle after ${Math.round(idleAfter / 1024)} MB (${bench.results.soak.growth_pct}%), ${Math.round(idleAfterSettled / 1024)} MB after ${bench.settings.soakSettleSeconds} s more`);
 }
 
 function measureSoakPart(bench, scenario, connections, seconds) {

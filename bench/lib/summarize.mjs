@@ -108,6 +108,9 @@ export function summarize(results, options = {}) {
     push(`## Soak: ${soak.seconds} s of ${soak.mix.map((part) => `\`${part.scenario}\`×${part.connections}`).join(' + ')}`, '');
     push('| idle before (warm) MB | peak MB | idle after MB (after ' + soak.pause_s + ' s pause) | change | back within 10 %? |', '|---:|---:|---:|---:|---|');
     push(`| ${mb(soak.idle_before_kb)} | ${mb(soak.peak_kb)} | ${mb(soak.idle_after_kb)} | ${soak.growth_pct > 0 ? '+' : ''}${soak.growth_pct} % | ${soak.returned_within_10pct ? 'yes' : '**no**'} |`, '');
+    if (soak.idle_after_settled_kb != null) {
+      push(`After ${soak.settle_s} s more of quiet: ${mb(soak.idle_after_settled_kb)} MB, ${soak.settled_vs_start_pct > 0 ? '+' : ''}${soak.settled_vs_start_pct} % against the settled idle at start (${mb(soak.start_idle_kb)} MB).`, '');
+    }
     const first = soak.slices[0];
     const last = soak.slices[soak.slices.length - 1];
     if (first && last) {
@@ -160,7 +163,8 @@ export function summarize(results, options = {}) {
   row(`RSS at ${c} connections (passthrough)`, rss64 == null ? null : rss64 / 1024, 150, 'lower', 'MB');
   row(`RSS at ${c} connections (translated, after the passthrough run)`, rss64Translated == null ? null : rss64Translated / 1024, 150, 'lower', 'MB');
   row(`RSS holding ${settings.slowStreams} streams (worst path)`, slowPeak ? slowPeak / 1024 : null, 300, 'lower', 'MB');
-  if (results.soak) row('RSS after the soak vs before', results.soak.growth_pct, 10, 'lower', '%');
+  if (results.soak) row('RSS after the soak vs the warm idle before it', results.soak.growth_pct, 10, 'lower', '%');
+  if (results.soak?.settled_vs_start_pct != null) row('RSS after the soak and a quiet minute vs the settled idle at start', results.soak.settled_vs_start_pct, 10, 'lower', '%');
   push('## Targets', '', '| target | measured | wanted | verdict |', '|---|---:|---:|---|', ...rows, '');
   return out.join('\n');
 }

@@ -29,7 +29,13 @@ export function createRequestListener(services: GatewayServices): Listener {
   let framework: Promise<Listener> | undefined;
   const viaFramework: Listener = (incoming, outgoing) => {
     framework ??= loadFrameworkListener(services);
-    void framework.then((listener) => listener(incoming, outgoing));
+    framework.then(
+      (listener) => listener(incoming, outgoing),
+      (error: unknown) => {
+        services.logger.error({ err: error }, 'loading the HTTP framework failed');
+        writeAnswer(outgoing, errorAnswer(error, newRequestId())).catch(() => outgoing.destroy());
+      },
+    );
   };
   const textRoutes = new Map<string, TextRoute>();
   for (const endpoint of textEndpoints) {
