@@ -4,8 +4,10 @@ import type { CallCompletion, CallOutcome } from '../routing/call-outcome.js';
 import { commitOnFirstChunk } from '../routing/commit-stream.js';
 import { flattenHeaders, readBodyText, sendUpstream, upstreamTransportError } from '../upstream/upstream-client.js';
 import { preparePassthroughBody } from './prepare-body.js';
-import { findTrailingTopLevelValue } from './rewrite-body.js';
+import { findTopLevelValue, matchTrailingTopLevelValue } from './rewrite-body.js';
 import { relayStream } from './stream-relay.js';
+
+const usageKey = Buffer.from('"usage"');
 
 /**
  * Same wire format on both sides: the client's body goes upstream unchanged but for `model`, and
@@ -54,10 +56,21 @@ export async function passthroughCall(
   return { contentType: 'text/event-stream; charset=utf-8', body, completion };
 }
 
-/** Reads usage from the `usage` member only, so the body is never parsed whole. */
+/**
+ * Reads usage from the `usage` member only, so the body is never parsed whole. Answers put it near
+ * their end, so only the text from its last mention on is decoded (member names are ASCII, so the
+ * byte offset found is a character boundary); the scanner proves the member is top-level.
+ */
 function usageFromBytes(context: AttemptContext, bytes: Buffer): Usage | undefined {
-  const text = bytes.toString('utf8');
-  const range = findTrailingTopLevelValue(text, 'usage');
+  const lastMention = bytes.lastIndexOf(usageKey);
+  if (lastMention === -1) return undefined;
+  // Room before the key for the scanner to see the `,` or `{` that opens the member.
+  let text = bytes.toString('utf8', Math.max(0, lastMention - 16));
+  let range = matchTrailingTopLevelValue(text, 'usage');
+  if (range === undefined) {
+    text = bytes.toString('utf8');
+    range = findTopLevelValue(text, 'usage');
+  }
   if (range === undefined) return undefined;
   try {
     return context.format.usageFromBody({ usage: JSON.parse(text.slice(range.start, range.end)) as unknown });

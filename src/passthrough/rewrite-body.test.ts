@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findTopLevelValue, findTrailingTopLevelValue, insertTopLevelMember, replaceTopLevelString } from './rewrite-body.js';
+import { findTopLevelValue, matchTrailingTopLevelValue, insertTopLevelMember, replaceTopLevelString } from './rewrite-body.js';
 
 describe('rewriting a passed-through body as text', () => {
   it('replaces only the top-level model and keeps every other byte', () => {
@@ -29,14 +29,15 @@ describe('rewriting a passed-through body as text', () => {
     expect(insertTopLevelMember(' { } ', 'b', '2')).toBe(' {"b":2 } ');
   });
 
-  it('finds a trailing top-level member from the end, and a nested last occurrence only by the full scan', () => {
+  it('proves a trailing member top-level from the end of the text alone, and leaves a nested last mention to the full scan', () => {
     const valueOf = (body: string): string | undefined => {
-      const range = findTrailingTopLevelValue(body, 'usage');
+      const range = matchTrailingTopLevelValue(body, 'usage');
       return range === undefined ? undefined : body.slice(range.start, range.end);
     };
     expect(valueOf('{"id":"x","usage":{"total":3}}\n')).toBe('{"total":3}');
-    expect(valueOf('{"usage":{"total":3},"choices":[{"extra":{"usage":{"total":9}}}]}')).toBe('{"total":3}');
     expect(valueOf('{"text":"a \\"usage\\":{\\"total\\":9}","usage":{"total":4},"z":[1,{"k":"}"}]}')).toBe('{"total":4}');
     expect(valueOf('{"choices":[{"usage":{"total":9}}]}')).toBeUndefined();
+    expect(valueOf('{"usage":{"total":1},"choices":[{"usage":{"total":9}}]}')).toBeUndefined();
+    expect(valueOf('…"content":"x"}}],"usage":{"total":5},"service_tier":"default"}')).toBe('{"total":5}');
   });
 });

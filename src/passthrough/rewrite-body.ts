@@ -53,12 +53,14 @@ export function findTopLevelValue(json: string, key: string): ValueRange | undef
 }
 
 /**
- * The same as `findTopLevelValue`, for members that answers put near their end (`usage`): the last
- * occurrence of the key is tried first, and accepted when what follows its value closes the
- * top-level object exactly (which proves its depth) — a scan of a few hundred bytes instead of the
- * whole body. Anything else falls back to the full scan.
+ * Finds a top-level member that answers put near their end (`usage`) without scanning the whole
+ * text: its last mention is accepted when it opens a member (after `{` or `,`: inside a string the
+ * quote would be escaped) and what follows its value closes exactly one more object than it opens,
+ * then ends — which proves the member is top-level. The verdict needs only the end of the text,
+ * from a few characters before the mention. Undefined means "not proven": scan with
+ * `findTopLevelValue` then.
  */
-export function findTrailingTopLevelValue(json: string, key: string): ValueRange | undefined {
+export function matchTrailingTopLevelValue(json: string, key: string): ValueRange | undefined {
   const keyStart = json.lastIndexOf(`"${key}"`);
   if (keyStart === -1) return undefined;
   // A member name follows `{` or `,`; inside a string the quote would have been escaped.
@@ -70,7 +72,7 @@ export function findTrailingTopLevelValue(json: string, key: string): ValueRange
     const end = skipValue(json, cursor);
     if (closesTopLevelObject(json, end)) return { start: cursor, end };
   }
-  return findTopLevelValue(json, key);
+  return undefined;
 }
 
 /** True when the text from `start` closes exactly one more object than it opens, then ends. */
@@ -106,8 +108,13 @@ function skipString(json: string, start: number): number {
 
 function skipWhitespace(json: string, start: number): number {
   let index = start;
-  while (index < json.length && /\s/.test(json[index] as string)) index++;
+  while (index < json.length && isJsonWhitespace(json.charCodeAt(index))) index++;
   return index;
+}
+
+/** JSON's four whitespace characters (RFC 8259 §2). */
+function isJsonWhitespace(code: number): boolean {
+  return code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09;
 }
 
 function skipValue(json: string, start: number): number {
@@ -132,6 +139,10 @@ function skipValue(json: string, start: number): number {
     return json.length;
   }
   let index = start;
-  while (index < json.length && !/[,}\]\s]/.test(json[index] as string)) index++;
+  while (index < json.length) {
+    const code = json.charCodeAt(index);
+    if (code === 0x2c || code === 0x7d || code === 0x5d || isJsonWhitespace(code)) break;
+    index++;
+  }
   return index;
 }
