@@ -77,7 +77,16 @@ export function matchTrailingTopLevelValue(json: string, key: string): ValueRang
 
 /** True when the text from `start` closes exactly one more object than it opens, then ends. */
 function closesTopLevelObject(json: string, start: number): boolean {
-  let depth = 1;
+  const end = indexAfterClosing(json, start, 1);
+  return end !== -1 && skipWhitespace(json, end) === json.length;
+}
+
+/**
+ * Scans from `start` with `open` brackets already open (strings skipped); returns the index just
+ * past the bracket that closes the last of them, or -1 when the text ends first.
+ */
+function indexAfterClosing(json: string, start: number, open: number): number {
+  let depth = open;
   let index = start;
   while (index < json.length) {
     const code = json.charCodeAt(index);
@@ -88,11 +97,11 @@ function closesTopLevelObject(json: string, start: number): boolean {
     if (code === 0x7b || code === 0x5b) depth++;
     else if (code === 0x7d || code === 0x5d) {
       depth--;
-      if (depth === 0) return skipWhitespace(json, index + 1) === json.length;
+      if (depth === 0) return index + 1;
     }
     index++;
   }
-  return false;
+  return -1;
 }
 
 function skipString(json: string, start: number): number {
@@ -121,22 +130,8 @@ function skipValue(json: string, start: number): number {
   const first = json.charCodeAt(start);
   if (first === quote) return skipString(json, start);
   if (first === 0x7b || first === 0x5b) {
-    let depth = 0;
-    let index = start;
-    while (index < json.length) {
-      const code = json.charCodeAt(index);
-      if (code === quote) {
-        index = skipString(json, index);
-        continue;
-      }
-      if (code === 0x7b || code === 0x5b) depth++;
-      else if (code === 0x7d || code === 0x5d) {
-        depth--;
-        if (depth === 0) return index + 1;
-      }
-      index++;
-    }
-    return json.length;
+    const end = indexAfterClosing(json, start, 0);
+    return end === -1 ? json.length : end;
   }
   let index = start;
   while (index < json.length) {

@@ -4,8 +4,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStorage } from './open-storage.js';
-import type { LedgerEntry } from './ports.js';
-import { describeStorageContract } from './storage-contract.js';
+import { describeStorageContract, ledgerEntry } from './storage-contract.js';
 
 const temporaryDirectory = mkdtempSync(path.join(os.tmpdir(), 'switchyard-sqlite-test-'));
 let databaseCounter = 0;
@@ -41,7 +40,7 @@ describe('sqlite storage', () => {
     const file = nextDatabaseFile();
     const first = await openStorage(`sqlite:${file}`);
     await first.migrate();
-    await first.ledger.append(entryCosting(2n ** 60n + 1n));
+    await first.ledger.append(ledgerEntry({ costNanoUsd: 2n ** 60n + 1n }));
     await first.close();
     const second = await openStorage(`sqlite:${file}`);
     await second.migrate();
@@ -54,7 +53,7 @@ describe('sqlite storage', () => {
     const file = nextDatabaseFile();
     const storage = await openStorage(`sqlite:${file}`);
     await storage.migrate();
-    await storage.ledger.append(entryCosting(2n ** 62n + 3n));
+    await storage.ledger.append(ledgerEntry({ costNanoUsd: 2n ** 62n + 3n }));
     await storage.close();
     const database = new Database(file, { readonly: true });
     try {
@@ -68,24 +67,3 @@ describe('sqlite storage', () => {
     }
   });
 });
-
-function entryCosting(costNanoUsd: bigint): LedgerEntry {
-  return {
-    requestId: 'req_1',
-    keyId: 'key_1',
-    model: 'm',
-    provider: 'p',
-    upstreamModel: 'u',
-    endpoint: 'chat',
-    status: 200,
-    inputUncached: 1,
-    cacheRead: 0,
-    cacheWrite: 0,
-    output: 1,
-    reasoning: 0,
-    usageEstimated: false,
-    costNanoUsd,
-    createdAt: new Date('2025-03-01T00:00:00Z'),
-    durationMs: 1,
-  };
-}

@@ -259,7 +259,8 @@ function apiKey(overrides: Partial<ApiKeyRecord> = {}): ApiKeyRecord {
   };
 }
 
-function ledgerEntry(overrides: Partial<LedgerEntry> = {}): LedgerEntry {
+/** A complete ledger entry for tests, with the fields a test cares about overridden. */
+export function ledgerEntry(overrides: Partial<LedgerEntry> = {}): LedgerEntry {
   return {
     requestId: 'req_1',
     keyId: 'key_1',

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { LedgerEntry } from '../ports.js';
+import { ledgerEntry } from '../storage-contract.js';
 import { sqliteSchemaIsCurrent } from './sqlite-schema-state.js';
 import { loadKyselyStorage, SqliteStorage } from './sqlite-storage.js';
 
@@ -51,7 +51,7 @@ describe('sqlite storage', () => {
   it('opens a migrated database, migrates and appends to the ledger without loading Kysely', async () => {
     const { storage, loads } = openCounted(await migratedFile());
     await storage.migrate();
-    expect(await storage.ledger.appendMany([entry('req_1'), entry('req_2')])).toBe(2);
+    expect(await storage.ledger.appendMany([ledgerEntry({ requestId: 'req_1' }), ledgerEntry({ requestId: 'req_2' })])).toBe(2);
     expect(loads()).toBe(0);
     await storage.close();
   });
@@ -59,7 +59,7 @@ describe('sqlite storage', () => {
   it('loads Kysely once, on the first query, and answers through it', async () => {
     const { storage, loads } = openCounted(await migratedFile());
     await storage.migrate();
-    await storage.ledger.append(entry('req_1'));
+    await storage.ledger.append(ledgerEntry({ requestId: 'req_1', costNanoUsd: 7n }));
     const [spent, keys] = await Promise.all([storage.ledger.spentNanoUsd('key_1'), storage.keys.list()]);
     expect(spent).toBe(7n);
     expect(keys).toEqual([]);
@@ -91,25 +91,3 @@ describe('sqlite storage', () => {
     await expect(withKysely.storage.keys.list()).rejects.toThrow(/closed/);
   });
 });
-
-function entry(requestId: string): LedgerEntry {
-  return {
-    requestId,
-    keyId: 'key_1',
-    model: 'm',
-    provider: 'p',
-    upstreamModel: 'u',
-    endpoint: 'chat',
-    status: 200,
-    inputUncached: 1,
-    cacheRead: 0,
-    cacheWrite: 0,
-    output: 1,
-    reasoning: 0,
-    usageEstimated: false,
-    costNanoUsd: 7n,
-    createdAt: new Date('2025-03-01T00:00:00Z'),
-    durationMs: 1,
-  };
-}
-

@@ -4,6 +4,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { LedgerEntry, Storage } from '../ports.js';
+import { ledgerEntry } from '../storage-contract.js';
 import { openSqliteStorage } from './open-sqlite-storage.js';
 
 const temporaryDirectory = mkdtempSync(path.join(os.tmpdir(), 'switchyard-sqlite-ledger-test-'));
@@ -48,8 +49,8 @@ describe('sqlite usage ledger appends', () => {
     const file = nextDatabaseFile();
     await withStorage(file, async (storage) => {
       await storage.ledger.appendMany([
-        entry({ requestId: 'req_a', usageEstimated: true, costNanoUsd: 2n ** 62n + 3n }),
-        entry({ requestId: 'req_b', usageEstimated: false, createdAt: new Date('2025-03-01T23:59:59.999Z') }),
+        ledgerEntry({ requestId: 'req_a', usageEstimated: true, costNanoUsd: 2n ** 62n + 3n }),
+        ledgerEntry({ requestId: 'req_b', usageEstimated: false, createdAt: new Date('2025-03-01T23:59:59.999Z') }),
       ]);
     });
     expect(readRawRows(file)).toEqual([
@@ -78,15 +79,15 @@ describe('sqlite usage ledger appends', () => {
 
   it('counts only new request ids across many batches and keeps the first entry of each', async () => {
     await withStorage(nextDatabaseFile(), async (storage) => {
-      expect(await storage.ledger.appendMany([entry({ requestId: 'req_1' }), entry({ requestId: 'req_2' })])).toBe(2);
+      expect(await storage.ledger.appendMany([ledgerEntry({ requestId: 'req_1' }), ledgerEntry({ requestId: 'req_2' })])).toBe(2);
       expect(
         await storage.ledger.appendMany([
-          entry({ requestId: 'req_2', costNanoUsd: 1n }),
-          entry({ requestId: 'req_3', costNanoUsd: 3n }),
-          entry({ requestId: 'req_3', costNanoUsd: 4n }),
+          ledgerEntry({ requestId: 'req_2', costNanoUsd: 1n }),
+          ledgerEntry({ requestId: 'req_3', costNanoUsd: 3n }),
+          ledgerEntry({ requestId: 'req_3', costNanoUsd: 4n }),
         ]),
       ).toBe(1);
-      expect(await storage.ledger.append(entry({ requestId: 'req_1', costNanoUsd: 9n }))).toBe(false);
+      expect(await storage.ledger.append(ledgerEntry({ requestId: 'req_1', costNanoUsd: 9n }))).toBe(false);
       const costs = (await storage.ledger.list({})).map((stored) => [stored.requestId, stored.costNanoUsd]);
       costs.sort((left, right) => String(left[0]).localeCompare(String(right[0])));
       expect(costs).toEqual([
@@ -101,9 +102,9 @@ describe('sqlite usage ledger appends', () => {
     await withStorage(
       nextDatabaseFile(),
       async (storage) => {
-        await expect(storage.ledger.append(entry())).rejects.toThrow(/no such table/);
+        await expect(storage.ledger.append(ledgerEntry())).rejects.toThrow(/no such table/);
         await storage.migrate();
-        expect(await storage.ledger.append(entry())).toBe(true);
+        expect(await storage.ledger.append(ledgerEntry())).toBe(true);
         expect(await storage.ledger.spentNanoUsd('key_1')).toBe(12_345n);
       },
       false,
@@ -113,32 +114,10 @@ describe('sqlite usage ledger appends', () => {
   it('writes a batch all or nothing', async () => {
     await withStorage(nextDatabaseFile(), async (storage) => {
       // A NULL model violates NOT NULL on the second row; the first row must not stay behind.
-      const invalid = { ...entry({ requestId: 'req_invalid' }), model: null } as unknown as LedgerEntry;
-      await expect(storage.ledger.appendMany([entry({ requestId: 'req_valid' }), invalid])).rejects.toThrow();
+      const invalid = { ...ledgerEntry({ requestId: 'req_invalid' }), model: null } as unknown as LedgerEntry;
+      await expect(storage.ledger.appendMany([ledgerEntry({ requestId: 'req_valid' }), invalid])).rejects.toThrow();
       expect(await storage.ledger.list({})).toEqual([]);
-      expect(await storage.ledger.appendMany([entry({ requestId: 'req_valid' })])).toBe(1);
+      expect(await storage.ledger.appendMany([ledgerEntry({ requestId: 'req_valid' })])).toBe(1);
     });
   });
 });
-
-function entry(overrides: Partial<LedgerEntry> = {}): LedgerEntry {
-  return {
-    requestId: 'req_1',
-    keyId: 'key_1',
-    model: 'gpt-4o-mini',
-    provider: 'openai',
-    upstreamModel: 'gpt-4o-mini-2024-07-18',
-    endpoint: 'chat',
-    status: 200,
-    inputUncached: 10,
-    cacheRead: 3,
-    cacheWrite: 2,
-    output: 20,
-    reasoning: 5,
-    usageEstimated: false,
-    costNanoUsd: 12_345n,
-    createdAt: new Date('2025-03-01T12:00:00.000Z'),
-    durationMs: 842,
-    ...overrides,
-  };
-}
