@@ -1,3 +1,4 @@
+import http from 'node:http';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureChunks, readFixture, sseFromChunks } from '../support/fixtures.js';
@@ -81,6 +82,34 @@ describe('chat passthrough', () => {
     );
     expect(streamed.headers.get('content-type')).toContain('text/event-stream');
     expect(await streamed.text()).toBe(sse);
+  });
+
+  it('relays a stream larger than every buffer on the way to a client that stops reading for a while, byte for byte', async () => {
+    const chunks = fixtureChunks('openai/chat/openai-text.chunks.txt');
+    const contentEvents = sseFromChunks(chunks.slice(1, -3), 'data');
+    // The recording's content events repeated to about 4 MB, in large pieces, then its real ending.
+    const pieces = [sseFromChunks(chunks.slice(0, 1), 'data')];
+    const repeatsPerPiece = Math.ceil(100_000 / contentEvents.length);
+    for (let piece = 0; piece < 40; piece++) pieces.push(contentEvents.repeat(repeatsPerPiece));
+    pieces.push(sseFromChunks(chunks.slice(-3), 'data', true));
+    upstream.reply({ pieces });
+    const body = JSON.stringify({ model: 'public-model', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'hi' }] });
+    const received = await new Promise<string>((resolve, reject) => {
+      const request = http.request(`${gateway.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${clientKey}` },
+      }, (response) => {
+        const parts: Buffer[] = [];
+        response.on('data', (part: Buffer) => parts.push(part));
+        response.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
+        response.pause();
+        setTimeout(() => response.resume(), 300);
+      });
+      request.on('error', reject);
+      request.end(body);
+    });
+    expect(received.length).toBeGreaterThan(4_000_000);
+    expect(received).toBe(pieces.join(''));
   });
 
   it('never sends the client key upstream, and never shows the upstream key to the client or the logs', async () => {
