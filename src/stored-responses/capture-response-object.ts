@@ -4,14 +4,14 @@ import type { ChunkStream } from '../routing/commit-stream.js';
 
 /** Names of the events that carry the finished response object. */
 const terminalMarkers = ['response.completed', 'response.incomplete'];
-/** Longest marker, so a marker split across two chunks is still found. */
-const overlap = Math.max(...terminalMarkers.map((marker) => marker.length)) + 16;
+/** Enough bytes either side of a chunk boundary to hold any marker cut by it. */
+const overlap = Math.max(...terminalMarkers.map((marker) => marker.length)) - 1;
 
 /**
  * Watches an answer in the Responses format on its way to the client and yields the final
  * response object: the body itself when not streamed, the `response` of the terminal event when
  * streamed. The bytes the client gets are not changed, and nothing is parsed until the terminal
- * event begins: every earlier chunk costs one substring search.
+ * event begins: every earlier chunk costs a byte search.
  */
 export function captureResponseObject(outcome: CallOutcome): { outcome: CallOutcome; response: Promise<Record<string, unknown> | undefined> } {
   const body = outcome.body;
@@ -30,27 +30,37 @@ export function captureResponseObject(outcome: CallOutcome): { outcome: CallOutc
 
 async function* watchForTerminalEvent(body: ChunkStream, found: (response: Record<string, unknown> | undefined) => void): ChunkStream {
   const decoder = new TextDecoder();
-  /** The last bytes of text seen, while no terminal event has started. */
-  let tail = '';
+  /** The chunk before, while no terminal event has started: a marker may begin in it. */
+  let previous: Buffer | undefined;
   /** Everything from the start of the event holding a terminal marker, once one appeared. */
   let terminalText: string | undefined;
   for await (const chunk of body) {
     yield chunk;
-    const text = decoder.decode(chunk, { stream: true });
     if (terminalText !== undefined) {
-      terminalText += text;
+      terminalText += decoder.decode(chunk, { stream: true });
       continue;
     }
-    const window = tail + text;
-    if (terminalMarkers.some((marker) => window.includes(marker))) {
-      // Keep from the start of the event that holds the marker (events start after a blank line).
-      const eventStart = window.lastIndexOf('\n\n', window.search(/response\.(completed|incomplete)/));
-      terminalText = eventStart === -1 ? window : window.slice(eventStart + 2);
-    } else {
-      tail = window.slice(-overlap);
+    // Until the terminal event begins, a chunk costs a byte search: no decoding, no copy.
+    const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    if (!holdsMarker(bytes) && !(previous !== undefined && holdsMarker(acrossBoundary(previous, bytes)))) {
+      previous = bytes;
+      continue;
     }
+    const window = decoder.decode(previous === undefined ? bytes : Buffer.concat([previous, bytes]), { stream: true });
+    // Keep from the start of the event that holds the marker (events start after a blank line).
+    const eventStart = window.lastIndexOf('\n\n', window.search(/response\.(completed|incomplete)/));
+    terminalText = eventStart === -1 ? window : window.slice(eventStart + 2);
   }
   found(terminalText === undefined ? undefined : terminalResponse(terminalText));
+}
+
+function holdsMarker(bytes: Buffer): boolean {
+  return terminalMarkers.some((marker) => bytes.includes(marker));
+}
+
+/** The bytes around a chunk boundary in which a marker cut in two would show whole. */
+function acrossBoundary(before: Buffer, after: Buffer): Buffer {
+  return Buffer.concat([before.subarray(Math.max(0, before.length - overlap)), after.subarray(0, overlap)]);
 }
 
 /** The `response` object of the terminal event in a stretch of SSE text. */
