@@ -52,7 +52,7 @@ const settings = {
   idleSettleSeconds: Number(knob('IDLE_SETTLE_SECONDS', '20')),
   soakSettleSeconds: Number(knob('SOAK_SETTLE_SECONDS', '60')),
   gatewayCli: path.resolve(knob('GATEWAY_CLI', path.join(repoDir, 'bin', 'switchyard.js'))),
-  nodeProxy: knob('NODE_PROXY', path.resolve(repoDir, '../shared/bench/node-proxy.js')),
+  nodeProxy: knob('NODE_PROXY', path.join(benchDir, 'lib', 'node-proxy.mjs')),
 };
 const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
 const outDir = path.resolve(knob('RESULTS_DIR', `/tmp/switchyard-bench/results/${stamp}`));

@@ -1,6 +1,6 @@
 // The scenario table. Each scenario is measured on three targets in the same run:
 //   direct     the fake upstream itself, in the client's own wire format (the baseline)
-//   nodeproxy  ../shared/bench/node-proxy.js in front of it (the floor for a Node gateway)
+//   nodeproxy  bench/lib/node-proxy.mjs in front of it (the floor for a Node gateway)
 //   gateway    Switchyard, configured by bench/switchyard-bench.yaml
 // A translated scenario's baselines use the client's format natively (a messages client talking to
 // an Anthropic upstream directly), so the ratio shows what translation costs that client.

@@ -9,7 +9,7 @@ import type { SimulatorHandle } from './index.js';
 import { startSimulator } from './index.js';
 
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const fixturesRoot = path.resolve(repositoryRoot, '../shared/fixtures');
+export const fixturesRoot = path.resolve(repositoryRoot, 'test/fixtures');
 
 /** One recorded stream: each line of a `*.chunks.txt` fixture is one SSE data payload. */
 export function readFixtureChunks(relativePath: string): Array<Record<string, unknown>> {

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The shared recordings live beside the checkout: ../shared/fixtures. */
-export const fixturesRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/fixtures');
+/** The recorded upstream payloads, kept in test/fixtures (provenance in its README). */
+export const fixturesRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures');
 
 export function readFixture(relativePath: string): string {
   return readFileSync(path.join(fixturesRoot, relativePath), 'utf8');

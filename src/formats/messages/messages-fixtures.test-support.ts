@@ -1,6 +1,6 @@
 /**
  * Test support for the Messages format (never imported by runtime code): recorded fixtures from
- * shared/fixtures, replay through provider stream decoders, and the real `@anthropic-ai/sdk`
+ * test/fixtures, replay through provider stream decoders, and the real `@anthropic-ai/sdk`
  * pointed at canned gateway output through a custom fetch.
  */
 import { readFileSync } from 'node:fs';
@@ -13,7 +13,7 @@ import type { StreamDecoder } from '../../providers/provider-adapter.js';
 import type { EncodeContext, StreamEncoder } from '../client-format.js';
 
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const fixturesRoot = path.resolve(repositoryRoot, '../shared/fixtures');
+const fixturesRoot = path.resolve(repositoryRoot, 'test/fixtures');
 
 export function readFixtureText(relative: string): string {
   return readFileSync(path.join(fixturesRoot, relative), 'utf8');
@@ -37,7 +37,7 @@ export interface ClientRecord {
   readonly body: Readonly<Record<string, unknown>>;
 }
 
-/** The recorded HTTP requests of a client log in shared/fixtures/clients (connect lines left out). */
+/** The recorded HTTP requests of a client log in test/fixtures/clients (connect lines left out). */
 export function readClientRecords(file: 'claude-code.jsonl' | 'anthropic-sdk.jsonl'): ClientRecord[] {
   const records: ClientRecord[] = [];
   readFixtureText(`clients/${file}`)

@@ -14,7 +14,7 @@ import { responsesFormat } from './index.js';
  * turn. Recorded Gemini answers → IR → Responses (JSON or SSE, read by the real SDK) → echoed
  * output → IR → Gemini request body.
  */
-const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..', '../shared/fixtures/google/generate-content');
+const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..', 'test/fixtures/google/generate-content');
 const firstInput = [{ role: 'user' as const, content: 'Weather in SF?' }];
 const target: UpstreamTarget = { providerName: 'test', kind: 'gemini', baseUrl: 'https://upstream.test', apiKey: 'k', model: 'gemini-3-pro-preview' };
 

@@ -6,7 +6,7 @@ import type { IrRequest } from '../../ir/index.js';
 import { decodeMessagesResponse } from './decode-response.js';
 
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const fixtureDirectory = path.resolve(repositoryRoot, '../shared/fixtures/anthropic/messages');
+const fixtureDirectory = path.resolve(repositoryRoot, 'test/fixtures/anthropic/messages');
 
 const request: IrRequest = { model: 'claude', messages: [], params: {}, stream: false, extensions: {} };
 

@@ -7,7 +7,7 @@ import { decodeMessagesResponse } from './decode-response.js';
 import { createAnthropicStreamDecoder } from './stream-decoder.js';
 
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const fixtureDirectory = path.resolve(repositoryRoot, '../shared/fixtures/anthropic/messages');
+const fixtureDirectory = path.resolve(repositoryRoot, 'test/fixtures/anthropic/messages');
 
 const request: IrRequest = { model: 'claude', messages: [], params: {}, stream: true, extensions: {} };
 

@@ -6,7 +6,7 @@ import type { StreamDecoder } from '../provider-adapter.js';
 
 /** Test support: recorded Gemini fixtures and a minimal request. Used only by *.test.ts files. */
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const fixtureDirectory = path.resolve(repoRoot, '../shared/fixtures/google/generate-content');
+const fixtureDirectory = path.resolve(repoRoot, 'test/fixtures/google/generate-content');
 
 export function readGeminiJsonFixture(name: string): unknown {
   return JSON.parse(readFileSync(path.join(fixtureDirectory, `${name}.json`), 'utf8'));

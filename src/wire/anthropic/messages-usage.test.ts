@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { mergeMessagesUsage, messagesUsageFromUsage, readMessagesUsage, usageFromMessagesUsage } from './messages-usage.js';
 
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const fixtureDirectory = path.resolve(repositoryRoot, '../shared/fixtures/anthropic/messages');
+const fixtureDirectory = path.resolve(repositoryRoot, 'test/fixtures/anthropic/messages');
 
 function fixtureUsage(name: string): unknown {
   const body: unknown = JSON.parse(readFileSync(path.join(fixtureDirectory, name), 'utf8'));

@@ -1,5 +1,5 @@
 /**
- * Test support: reads the recorded upstream fixtures in shared/fixtures (never imported by
+ * Test support: reads the recorded upstream fixtures in test/fixtures (never imported by
  * runtime code). `*.chunks.txt` holds one SSE data payload per line, without `[DONE]`.
  */
 import { readFileSync } from 'node:fs';
@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const fixturesRoot = path.resolve(repositoryRoot, '../shared/fixtures');
+const fixturesRoot = path.resolve(repositoryRoot, 'test/fixtures');
 
 export function fixturePath(relative: string): string {
   return path.join(fixturesRoot, relative);

@@ -1,5 +1,5 @@
 /**
- * Test support: the recorded Responses fixtures in shared/fixtures (never imported by runtime
+ * Test support: the recorded Responses fixtures in test/fixtures (never imported by runtime
  * code). A `*.chunks.txt` line is one SSE data payload whose `event:` name equals its `type`.
  */
 import { readChunkLines } from '../chat/chat-fixtures.test-support.js';
