@@ -1,7 +1,8 @@
 import type { GatewayConfig, ModelConfig, ProviderConfig } from '../config/config-schema.js';
 import { builtinSimulatorUrl } from '../config/default-config.js';
 import type { UpstreamTarget } from '../providers/provider-adapter.js';
-import { parsePrice, type Price } from '../metering/price.js';
+import { adapterForKind } from '../providers/registry.js';
+import { parsePrice, type Price } from '../catalog/price.js';
 
 export type OutputModality = 'text' | 'image' | 'video';
 
@@ -22,13 +23,6 @@ export interface CatalogModel {
   readonly callable: boolean;
   readonly price: Price | undefined;
 }
-
-const defaultBaseUrls = {
-  openai: 'https://api.openai.com/v1',
-  'openai-compatible': undefined,
-  anthropic: 'https://api.anthropic.com',
-  gemini: 'https://generativelanguage.googleapis.com',
-} as const;
 
 /** Public model ids and aliases → models with their ordered, resolved routes. */
 export class ModelCatalog {
@@ -81,22 +75,13 @@ function buildModel(model: ModelConfig, config: GatewayConfig, simulatorUrl: str
 /** A hosted vendor needs a key; a self-hosted or simulated upstream does not. */
 function isCallable(target: UpstreamTarget, provider: ProviderConfig): boolean {
   if (target.apiKey) return true;
-  return provider.type === 'openai-compatible' || provider.base_url !== undefined;
+  return !adapterForKind(provider.type).apiRoot.credentialRequired || provider.base_url !== undefined;
 }
 
-/**
- * Normalises the API root the way each vendor's SDK takes it: `/v1` kept for the OpenAI kinds,
- * a redundant version segment dropped for Anthropic (`/v1`) and Gemini (`/v1beta`, `/v1`).
- */
+/** The API root of a provider as its kind's SDK takes it; undefined when it cannot be reached. */
 export function resolveBaseUrl(provider: ProviderConfig, simulatorUrl: string | undefined): string | undefined {
-  const configured = provider.base_url ?? defaultBaseUrls[provider.type];
-  if (configured === undefined) return undefined;
-  if (configured === builtinSimulatorUrl) {
-    if (simulatorUrl === undefined) return undefined;
-    return provider.type === 'openai' || provider.type === 'openai-compatible' ? `${simulatorUrl}/v1` : simulatorUrl;
-  }
-  const trimmed = configured.replace(/\/+$/, '');
-  if (provider.type === 'anthropic') return trimmed.replace(/\/v1$/, '');
-  if (provider.type === 'gemini') return trimmed.replace(/\/v1(beta|alpha)?$/, '');
-  return trimmed;
+  const { apiRoot } = adapterForKind(provider.type);
+  if (provider.base_url === builtinSimulatorUrl) return simulatorUrl === undefined ? undefined : `${simulatorUrl}${apiRoot.pathOnOrigin}`;
+  const configured = provider.base_url ?? apiRoot.defaultBaseUrl;
+  return configured === undefined ? undefined : apiRoot.normalise(configured);
 }

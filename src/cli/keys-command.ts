@@ -1,7 +1,7 @@
 import type { GatewayConfig } from '../config/config-schema.js';
 import { displayPrefix, hashApiKey, mintApiKeySecret, mintKeyId } from '../keys/api-key-secret.js';
 import { endpointFamilies, isEndpointFamily } from '../keys/endpoint-family.js';
-import { parseDecimalMicros } from '../metering/price.js';
+import { parseDecimalMicros } from '../catalog/price.js';
 import { openStorage } from '../storage/open-storage.js';
 import type { ApiKeyRecord } from '../storage/ports.js';
 import { UsageError } from './main.js';

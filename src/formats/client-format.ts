@@ -1,7 +1,5 @@
 import type { GatewayError } from '../errors/gateway-error.js';
-import type { IrRequest, IrResponse, IrStreamEvent, Usage } from '../ir/index.js';
-
-export type FormatName = 'chat' | 'responses' | 'messages';
+import type { FormatName, IrRequest, IrResponse, IrStreamEvent, Usage } from '../ir/index.js';
 
 /** What an encoder needs to know about the call it is answering. */
 export interface EncodeContext {

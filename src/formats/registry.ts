@@ -1,5 +1,6 @@
 import { chatFormat } from './chat/index.js';
-import type { ClientFormat, FormatName } from './client-format.js';
+import type { FormatName } from '../ir/format-name.js';
+import type { ClientFormat } from './client-format.js';
 import { messagesFormat } from './messages/index.js';
 import { responsesFormat } from './responses/index.js';
 

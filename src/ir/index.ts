@@ -8,3 +8,4 @@ export type * from './finish-reason.js';
 export * from './usage.js';
 export { StreamAccumulator } from './stream-accumulator.js';
 export { blobFromClientValue, clientBlobValue, mayHoldForeignBlob, type ClientBlobValue } from './client-blob.js';
+export type * from './format-name.js';

@@ -1,10 +1,10 @@
 import type { CatalogModel, CatalogRoute } from '../catalog/model-catalog.js';
 import type { EndpointFamily } from '../keys/endpoint-family.js';
-import type { CallOutcome } from '../routing/call-outcome.js';
+import type { CallOutcome } from '../call/call-outcome.js';
 import type { ApiKeyRecord } from '../storage/ports.js';
 import { estimateUsage } from './estimate-usage.js';
 import type { LedgerWriter } from './ledger-writer.js';
-import { costNanoUsd } from './price.js';
+import { costNanoUsd } from '../catalog/price.js';
 
 export interface MeteringFacts {
   readonly requestId: string;

@@ -1,7 +1,7 @@
 import type { Usage } from '../ir/usage.js';
-import type { AttemptContext } from '../routing/attempt-context.js';
-import type { CallCompletion, CallOutcome } from '../routing/call-outcome.js';
-import { commitOnFirstChunk } from '../routing/commit-stream.js';
+import type { AttemptContext } from '../call/attempt-context.js';
+import type { CallCompletion, CallOutcome } from '../call/call-outcome.js';
+import { commitOnFirstChunk } from '../call/commit-stream.js';
 import { flattenHeaders, readBodyText, sendUpstream, upstreamTransportError } from '../upstream/upstream-client.js';
 import { preparePassthroughBody } from './prepare-body.js';
 import { findTopLevelValue, matchTrailingTopLevelValue } from './rewrite-body.js';
@@ -24,7 +24,7 @@ export async function passthroughCall(
   const prepared = preparePassthroughBody(format.name, rawBody, parsedBody, route.target.model);
   const abort = context.clientSignal.child();
   const response = await sendUpstream({
-    url: adapter.passthroughUrl(format.name, route.target),
+    url: context.text.passthroughUrl(format.name, route.target),
     headers: adapter.upstreamHeaders(route.target, context.forwarded),
     // An unchanged body goes on as the bytes received: re-encoding a 500 KB conversation costs 0.7 ms.
     body: rawBytes !== undefined && prepared.text === rawBody ? rawBytes : prepared.text,

@@ -1,4 +1,4 @@
-import type { FormatName } from '../formats/client-format.js';
+import type { FormatName } from '../ir/format-name.js';
 import { findTopLevelValue, insertTopLevelMember, replaceTopLevelString } from './rewrite-body.js';
 
 export interface PreparedBody {

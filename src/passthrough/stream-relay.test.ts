@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chatFormat } from '../formats/chat/index.js';
-import type { AttemptContext } from '../routing/attempt-context.js';
+import type { AttemptContext } from '../call/attempt-context.js';
 import { UpstreamBody } from '../upstream/upstream-body.js';
 import { relayStream } from './stream-relay.js';
 

@@ -1,7 +1,7 @@
 import { GatewayError } from '../errors/gateway-error.js';
 import type { UsageTap } from '../formats/client-format.js';
-import type { AttemptContext } from '../routing/attempt-context.js';
-import type { ChunkStream } from '../routing/commit-stream.js';
+import type { AttemptContext } from '../call/attempt-context.js';
+import type { ChunkStream } from '../call/commit-stream.js';
 import { createSseReader } from '../upstream/sse-reader.js';
 import { upstreamTransportError, type UpstreamResponse } from '../upstream/upstream-client.js';
 import { createSseEventSplitter } from './sse-event-splitter.js';

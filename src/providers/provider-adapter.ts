@@ -1,5 +1,5 @@
 import type { GatewayError } from '../errors/gateway-error.js';
-import type { FormatName } from '../formats/client-format.js';
+import type { FormatName } from '../ir/format-name.js';
 import type { IrRequest, IrResponse, IrStreamEvent } from '../ir/index.js';
 
 export type ProviderKind = 'openai' | 'openai-compatible' | 'anthropic' | 'gemini';
@@ -40,18 +40,56 @@ export interface StreamDecoder {
   end(): IrStreamEvent[];
 }
 
-/** An egress adapter: one upstream API kind. Pure translation; the HTTP call is made elsewhere. */
-export interface ProviderAdapter {
-  readonly kind: ProviderKind;
+/**
+ * How upstreams of one kind are addressed: the API root as the vendor's own SDK takes it. The
+ * catalog resolves every route's base URL through this, so no other code knows a vendor's URL.
+ */
+export interface ApiRoot {
+  /** The vendor's public API root; absent for kinds that exist only where an operator runs them. */
+  readonly defaultBaseUrl?: string;
+  /** Appended to a bare origin (the built-in simulator) to reach this kind's API root. */
+  readonly pathOnOrigin: string;
+  /** A configured root as the SDK takes it: trailing slashes and a redundant version segment dropped. */
+  normalise(configured: string): string;
+  /** Hosted vendors refuse calls without a credential; self-hosted servers usually take them. */
+  readonly credentialRequired: boolean;
+}
+
+/** Generating text: translated calls through the IR, and passthrough for the formats spoken natively. */
+export interface TextGeneration {
   /** Client formats this upstream speaks natively, so such clients are passed through. */
   readonly nativeFormats: readonly FormatName[];
   buildRequest(request: IrRequest, target: UpstreamTarget, forwarded: ForwardedHeaders): UpstreamHttpRequest;
   decodeResponse(body: unknown, request: IrRequest): IrResponse;
   createStreamDecoder(request: IrRequest): StreamDecoder;
-  /** Maps an upstream error response to a GatewayError (status class kept, no credentials or URLs). */
-  decodeError(status: number, bodyText: string, headers: Readonly<Record<string, string>>): GatewayError;
-  /** Passthrough: the URL for a client format's call (stream flag needed by Gemini-style APIs). */
+  /** Passthrough: the URL for a client format's call. */
   passthroughUrl(format: FormatName, target: UpstreamTarget): string;
+}
+
+/** Counting a request's input tokens upstream, exactly, without generating. */
+export interface TokenCounting {
+  /** The client format whose count request the upstream takes as it is (model renamed). */
+  readonly nativeFormat: FormatName;
+  countUrl(target: UpstreamTarget): string;
+  /** The count in the upstream's answer; undefined when the answer holds none. */
+  readInputTokens(body: unknown): number | undefined;
+}
+
+/**
+ * An egress adapter: one upstream API kind. Pure translation; the HTTP call is made elsewhere.
+ * What an upstream can do is a set of optional capabilities; an endpoint asks for the one it
+ * serves and never looks at the kind.
+ */
+export interface ProviderAdapter {
+  readonly kind: ProviderKind;
+  readonly apiRoot: ApiRoot;
   /** Auth and required headers for the upstream (credential included). */
   upstreamHeaders(target: UpstreamTarget, forwarded: ForwardedHeaders): Record<string, string>;
+  /** Maps an upstream error response to a GatewayError (status class kept, no credentials or URLs). */
+  decodeError(status: number, bodyText: string, headers: Readonly<Record<string, string>>): GatewayError;
+  readonly text?: TextGeneration;
+  readonly tokenCounting?: TokenCounting;
 }
+
+/** An adapter known to generate text: what each text upstream's folder exports. */
+export type TextProviderAdapter = ProviderAdapter & { readonly text: TextGeneration };

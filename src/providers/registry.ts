@@ -1,8 +1,14 @@
+import type { FormatName } from '../ir/format-name.js';
 import { anthropicAdapter } from './anthropic/index.js';
 import { geminiAdapter } from './gemini/index.js';
 import { createOpenAIChatAdapter } from './openai-chat/index.js';
 import { openAIResponsesAdapter } from './openai-responses/index.js';
-import type { ProviderAdapter, UpstreamTarget } from './provider-adapter.js';
+import type { ProviderAdapter, ProviderKind, UpstreamTarget } from './provider-adapter.js';
+
+/** The same adapter, passing through more client formats because the upstream serves them too. */
+function passingThrough(adapter: ProviderAdapter, nativeFormats: readonly FormatName[]): ProviderAdapter {
+  return adapter.text === undefined ? adapter : { ...adapter, text: { ...adapter.text, nativeFormats } };
+}
 
 const compatibleChat = createOpenAIChatAdapter('openai-compatible');
 
@@ -10,21 +16,26 @@ const compatibleChat = createOpenAIChatAdapter('openai-compatible');
  * OpenAI itself serves both of its formats, so chat and Responses clients pass through; other
  * clients are translated to Responses, which carries encrypted reasoning across turns.
  */
-const openAI: ProviderAdapter = { ...openAIResponsesAdapter, nativeFormats: ['chat', 'responses'] };
+const openAI = passingThrough(openAIResponsesAdapter, ['chat', 'responses']);
 
 /** A compatible server that says it serves the Responses API too (`responses: true`). */
-const compatibleWithResponses: ProviderAdapter = { ...compatibleChat, nativeFormats: ['chat', 'responses'] };
+const compatibleWithResponses = passingThrough(compatibleChat, ['chat', 'responses']);
 
-/** The adapter for one upstream. Adding an upstream kind is one folder and one case here. */
+/** One adapter per upstream kind. Adding an upstream kind is one folder and one line here. */
+const adaptersByKind: Readonly<Record<ProviderKind, ProviderAdapter>> = {
+  openai: openAI,
+  'openai-compatible': compatibleChat,
+  anthropic: anthropicAdapter,
+  gemini: geminiAdapter,
+};
+
+/** The adapter for a kind of upstream, for what every upstream of that kind shares (its API root). */
+export function adapterForKind(kind: ProviderKind): ProviderAdapter {
+  return adaptersByKind[kind];
+}
+
+/** The adapter for one upstream. */
 export function adapterFor(target: UpstreamTarget): ProviderAdapter {
-  switch (target.kind) {
-    case 'openai':
-      return openAI;
-    case 'openai-compatible':
-      return target.servesResponses === true ? compatibleWithResponses : compatibleChat;
-    case 'anthropic':
-      return anthropicAdapter;
-    case 'gemini':
-      return geminiAdapter;
-  }
+  if (target.kind === 'openai-compatible' && target.servesResponses === true) return compatibleWithResponses;
+  return adaptersByKind[target.kind];
 }

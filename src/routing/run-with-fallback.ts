@@ -1,6 +1,6 @@
 import { GatewayError, toGatewayError } from '../errors/gateway-error.js';
 import type { CatalogRoute } from '../catalog/model-catalog.js';
-import type { AbortScope } from './abort-scope.js';
+import type { AbortScope } from '../call/abort-scope.js';
 
 export interface FallbackPolicy {
   /** Attempts on one route before moving to the next. */

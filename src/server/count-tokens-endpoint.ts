@@ -1,10 +1,12 @@
 import { GatewayError, toGatewayError } from '../errors/gateway-error.js';
 import { decodeMessagesCountTokensRequest, messagesFormat } from '../formats/messages/index.js';
 import { replaceTopLevelString } from '../passthrough/rewrite-body.js';
+import type { ProviderAdapter, TokenCounting } from '../providers/provider-adapter.js';
 import { adapterFor } from '../providers/registry.js';
-import type { AbortScope } from '../routing/abort-scope.js';
+import type { AbortScope } from '../call/abort-scope.js';
 import type { CatalogRoute } from '../catalog/model-catalog.js';
 import { countInputTokens } from '../tokens/count-input-tokens.js';
+import { parseUpstreamJson } from '../upstream/parse-upstream-json.js';
 import { flattenHeaders, readBodyText, sendUpstream } from '../upstream/upstream-client.js';
 import { errorResponse } from './error-response.js';
 import type { GatewayServices } from './gateway-services.js';
@@ -12,10 +14,10 @@ import { parseJsonObject } from './read-request-body.js';
 import { readAuthorisedRequest } from './read-authorised-request.js';
 import { clientAbortScope } from './request-headers.js';
 import type { GatewayContext } from './exchange.js';
-import { resolveModel } from './text-endpoint.js';
+import { resolveModel } from '../routing/resolve-model.js';
 
 /**
- * `POST /v1/messages/count_tokens`: asked of the Anthropic upstream when the model routes there
+ * `POST /v1/messages/count_tokens`: asked of the upstream when it counts Messages bodies itself
  * (its count is exact), otherwise counted locally with a tokenizer.
  */
 export async function handleCountTokens(context: GatewayContext, services: GatewayServices): Promise<Response> {
@@ -23,16 +25,20 @@ export async function handleCountTokens(context: GatewayContext, services: Gatew
   try {
     const { key, forwarded, rawBody } = await readAuthorisedRequest(context.env.incoming, services, 'messages', 'messages');
     const request = decodeMessagesCountTokensRequest(parseJsonObject(rawBody));
-    const model = resolveModel(services, request.model, key);
+    const model = resolveModel(services.catalog, request.model, 'text', key);
     const route = model.routes[0] as CatalogRoute;
+    const adapter = adapterFor(route.target);
+    const counting = adapter.tokenCounting;
     const inputTokens =
-      route.target.kind === 'anthropic'
-        ? await countUpstream(route, rawBody, forwarded, clientAbortScope(context.env.outgoing), services.config.routing.timeout_ms).catch((error: unknown) => {
-            // An unreachable or overloaded upstream is no reason to fail a count; a refusal is.
-            if (!toGatewayError(error).retryable) throw error;
-            services.logger.warn({ requestId, code: toGatewayError(error).code }, 'upstream token count failed; counting locally');
-            return countInputTokens(request);
-          })
+      counting?.nativeFormat === 'messages'
+        ? await countUpstream({ adapter, counting, route, rawBody, forwarded, signal: clientAbortScope(context.env.outgoing), timeoutMs: services.config.routing.timeout_ms }).catch(
+            (error: unknown) => {
+              // An unreachable or overloaded upstream is no reason to fail a count; a refusal is.
+              if (!toGatewayError(error).retryable) throw error;
+              services.logger.warn({ requestId, code: toGatewayError(error).code }, 'upstream token count failed; counting locally');
+              return countInputTokens(request);
+            },
+          )
         : await countInputTokens(request);
     return context.json({ input_tokens: inputTokens }, 200, { 'x-request-id': requestId });
   } catch (error) {
@@ -40,17 +46,20 @@ export async function handleCountTokens(context: GatewayContext, services: Gatew
   }
 }
 
-async function countUpstream(
-  route: CatalogRoute,
-  rawBody: string,
-  forwarded: Record<string, string>,
-  signal: AbortScope,
-  timeoutMs: number,
-): Promise<number> {
-  const adapter = adapterFor(route.target);
+interface UpstreamCount {
+  readonly adapter: ProviderAdapter;
+  readonly counting: TokenCounting;
+  readonly route: CatalogRoute;
+  readonly rawBody: string;
+  readonly forwarded: Record<string, string>;
+  readonly signal: AbortScope;
+  readonly timeoutMs: number;
+}
+
+async function countUpstream({ adapter, counting, route, rawBody, forwarded, signal, timeoutMs }: UpstreamCount): Promise<number> {
   const body = replaceTopLevelString(rawBody, 'model', route.target.model) ?? rawBody;
   const response = await sendUpstream({
-    url: `${route.target.baseUrl}/v1/messages/count_tokens`,
+    url: counting.countUrl(route.target),
     headers: adapter.upstreamHeaders(route.target, forwarded),
     body,
     signal,
@@ -58,8 +67,7 @@ async function countUpstream(
   });
   const text = await readBodyText(response);
   if (response.statusCode >= 400) throw adapter.decodeError(response.statusCode, text, flattenHeaders(response.headers));
-  const parsed = JSON.parse(text) as { input_tokens?: unknown };
-  if (typeof parsed.input_tokens !== 'number') throw new GatewayError('upstream_invalid_response', 'The upstream token count had no input_tokens.');
-  return parsed.input_tokens;
+  const inputTokens = counting.readInputTokens(parseUpstreamJson(text));
+  if (inputTokens === undefined) throw new GatewayError('upstream_invalid_response', 'The upstream token count had no input_tokens.');
+  return inputTokens;
 }
-

@@ -1,7 +1,7 @@
 import { toGatewayError, type GatewayError } from '../errors/gateway-error.js';
 import type { ClientFormat } from '../formats/client-format.js';
 import { chatFormat } from '../formats/chat/index.js';
-import type { ChunkStream } from '../routing/commit-stream.js';
+import type { ChunkStream } from '../call/commit-stream.js';
 
 /** What an endpoint answers, written straight to Node's response (see write-answer.ts). */
 export interface GatewayAnswer {

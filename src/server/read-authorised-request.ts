@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { FormatName } from '../formats/client-format.js';
+import type { FormatName } from '../ir/format-name.js';
 import { assertEndpointAllowed } from '../keys/key-scope.js';
 import type { EndpointFamily } from '../keys/endpoint-family.js';
 import type { ApiKeyRecord } from '../storage/ports.js';

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AbortScope } from '../routing/abort-scope.js';
+import { AbortScope } from '../call/abort-scope.js';
 
 /** What the gateway reads from request headers; Web `Headers` fits it too. */
 export interface HeaderSource {

@@ -1,15 +1,15 @@
 import { GatewayError } from '../errors/gateway-error.js';
-import type { ClientFormat, FormatName } from '../formats/client-format.js';
+import type { ClientFormat } from '../formats/client-format.js';
+import type { FormatName } from '../ir/format-name.js';
 import type { IrRequest } from '../ir/request.js';
 import { mayHoldForeignBlob } from '../ir/client-blob.js';
-import { assertModelAllowed } from '../keys/key-scope.js';
 import type { EndpointFamily } from '../keys/endpoint-family.js';
 import { meterCall } from '../metering/meter-call.js';
 import { passthroughCall } from '../passthrough/passthrough-call.js';
 import { adapterFor } from '../providers/registry.js';
-import type { CatalogModel } from '../catalog/model-catalog.js';
-import type { AttemptContext } from '../routing/attempt-context.js';
-import type { CallOutcome } from '../routing/call-outcome.js';
+import type { AttemptContext } from '../call/attempt-context.js';
+import type { CallOutcome } from '../call/call-outcome.js';
+import { resolveModel } from '../routing/resolve-model.js';
 import { runWithFallback } from '../routing/run-with-fallback.js';
 import { translatedCall } from '../translation/translated-call.js';
 import type { ApiKeyRecord } from '../storage/ports.js';
@@ -50,7 +50,7 @@ export async function handleTextRequest(
     const read: PreparedBody = { rawBody: received, parsedBody: parseJsonObject(received) };
     const { rawBody, parsedBody, deliver } = prepare === undefined ? read : await prepare(read, key);
     const { request, refusal } = decodeForRouting(format, parsedBody);
-    const model = resolveModel(services, request?.model ?? (parsedBody.model as string), key);
+    const model = resolveModel(services.catalog, request?.model ?? (parsedBody.model as string), 'text', key);
     const foreignBlobs = mayHoldForeignBlob(rawBody);
     const clientSignal = clientAbortScope(exchange.outgoing);
     const { outcome: committed, route: servedBy } = await runWithFallback(
@@ -59,11 +59,14 @@ export async function handleTextRequest(
       clientSignal,
       (route) => {
         const adapter = adapterFor(route.target);
-        const native = adapter.nativeFormats.includes(format.name);
+        const text = adapter.text;
+        if (text === undefined) throw new GatewayError('no_route', `The upstream '${route.target.providerName}' does not generate text.`);
+        const native = text.nativeFormats.includes(format.name);
         if (request === undefined && !native) throw refusal;
         const attempt: AttemptContext = {
           format,
           adapter,
+          text,
           route,
           timeoutMs: route.timeoutMs ?? services.config.routing.timeout_ms,
           clientSignal,
@@ -72,7 +75,7 @@ export async function handleTextRequest(
         };
         // A body carrying another provider's reasoning blob is translated, which drops the blob.
         const passThrough = request === undefined || (native && !foreignBlobs);
-        if (!passThrough) noteUnservedHostedTools(services, requestId, request, adapter.nativeFormats);
+        if (!passThrough) noteUnservedHostedTools(services, requestId, request, text.nativeFormats);
         const call = passThrough ? passthroughCall(attempt, rawBody, parsedBody, rawBody === received ? rawBytes : undefined) : translatedCall(attempt, request);
         return call.then((outcome) => ({ outcome, route }));
       },
@@ -128,16 +131,4 @@ function decodeForRouting(
     }
     throw error;
   }
-}
-
-export function resolveModel(services: GatewayServices, name: string, key: ApiKeyRecord | undefined): CatalogModel {
-  const model = services.catalog.find(name);
-  if (model === undefined || model.outputModality !== 'text') {
-    throw new GatewayError('model_not_found', `The model '${name}' does not exist or is not a text model.`, { param: 'model' });
-  }
-  assertModelAllowed(key, model.id);
-  if (!model.callable || model.routes.length === 0) {
-    throw new GatewayError('no_route', `The model '${name}' has no upstream with credentials configured.`, { param: 'model' });
-  }
-  return model;
 }

@@ -1,4 +1,4 @@
-import type { FormatName } from '../formats/client-format.js';
+import type { FormatName } from '../ir/format-name.js';
 import type { EndpointFamily } from '../keys/endpoint-family.js';
 import type { GatewayServices } from './gateway-services.js';
 import { responsesStorageStep } from './responses-storage-step.js';

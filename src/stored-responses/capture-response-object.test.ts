@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { captureResponseObject } from './capture-response-object.js';
-import type { CallCompletion, CallOutcome } from '../routing/call-outcome.js';
-import type { ChunkStream } from '../routing/commit-stream.js';
+import type { CallCompletion, CallOutcome } from '../call/call-outcome.js';
+import type { ChunkStream } from '../call/commit-stream.js';
 
 async function* streamOf(pieces: readonly string[]): ChunkStream {
   const encoder = new TextEncoder();

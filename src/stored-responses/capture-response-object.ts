@@ -1,6 +1,6 @@
 import { createSseReader } from '../upstream/sse-reader.js';
-import type { CallOutcome } from '../routing/call-outcome.js';
-import type { ChunkStream } from '../routing/commit-stream.js';
+import type { CallOutcome } from '../call/call-outcome.js';
+import type { ChunkStream } from '../call/commit-stream.js';
 
 /** Names of the events that carry the finished response object. */
 const terminalMarkers = ['response.completed', 'response.incomplete'];

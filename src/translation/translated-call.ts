@@ -2,9 +2,10 @@ import { GatewayError, toGatewayError } from '../errors/gateway-error.js';
 import type { IrRequest, IrStreamEvent, Usage } from '../ir/index.js';
 import type { StreamDecoder } from '../providers/provider-adapter.js';
 import type { StreamEncoder } from '../formats/client-format.js';
-import type { AttemptContext } from '../routing/attempt-context.js';
-import type { CallCompletion, CallOutcome } from '../routing/call-outcome.js';
-import { commitOnFirstChunk, type KeepAlive } from '../routing/commit-stream.js';
+import type { AttemptContext } from '../call/attempt-context.js';
+import type { CallCompletion, CallOutcome } from '../call/call-outcome.js';
+import { commitOnFirstChunk, type KeepAlive } from '../call/commit-stream.js';
+import { parseUpstreamJson } from '../upstream/parse-upstream-json.js';
 import { createSseReader, type SseEvent } from '../upstream/sse-reader.js';
 import { flattenHeaders, readBodyText, sendUpstream, upstreamTransportError, type UpstreamResponse } from '../upstream/upstream-client.js';
 
@@ -13,8 +14,8 @@ import { flattenHeaders, readBodyText, sendUpstream, upstreamTransportError, typ
  * and the answer provider bytes → IR → client format, streamed event by event.
  */
 export async function translatedCall(context: AttemptContext, request: IrRequest): Promise<CallOutcome> {
-  const { adapter, route, format } = context;
-  const upstreamRequest = adapter.buildRequest(request, route.target, context.forwarded);
+  const { adapter, text: generation, route, format } = context;
+  const upstreamRequest = generation.buildRequest(request, route.target, context.forwarded);
   const abort = context.clientSignal.child();
   const response = await sendUpstream({ ...upstreamRequest, signal: abort, timeoutMs: context.timeoutMs });
   if (response.statusCode >= 400) {
@@ -25,7 +26,7 @@ export async function translatedCall(context: AttemptContext, request: IrRequest
     const text = await readBodyText(response).catch((error: unknown) => {
       throw upstreamTransportError(error, abort);
     });
-    const irResponse = adapter.decodeResponse(parseUpstreamJson(text), request);
+    const irResponse = generation.decodeResponse(parseUpstreamJson(text), request);
     const body = JSON.stringify(format.encodeResponse(irResponse, context.encode));
     return {
       contentType: 'application/json',
@@ -33,7 +34,7 @@ export async function translatedCall(context: AttemptContext, request: IrRequest
       completion: Promise.resolve({ usage: irResponse.usage, completed: true, status: 200 }),
     };
   }
-  const decoder = adapter.createStreamDecoder(request);
+  const decoder = generation.createStreamDecoder(request);
   const encoder = format.createStreamEncoder(context.encode);
   const state: TranslationState = { usage: undefined, committed: false, completed: false };
   let resolveCompletion: (completion: CallCompletion) => void = () => {};
@@ -109,11 +110,3 @@ function keepAliveFor(encoder: StreamEncoder): KeepAlive | undefined {
 }
 
 const keepAliveAfterMs = 10_000;
-
-function parseUpstreamJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    throw new GatewayError('upstream_invalid_response', 'The upstream answered with a body that is not JSON.', { cause: error });
-  }
-}

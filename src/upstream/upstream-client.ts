@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { Agent, errors as undiciErrors } from 'undici';
 import type { Dispatcher } from 'undici';
 import { GatewayError } from '../errors/gateway-error.js';
-import type { AbortScope } from '../routing/abort-scope.js';
+import type { AbortScope } from '../call/abort-scope.js';
 import { UpstreamBody } from './upstream-body.js';
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ClientFormat, EncodeContext, FormatName } from '../../src/formats/client-format.js';
+import type { ClientFormat, EncodeContext } from '../../src/formats/client-format.js';
+import type { FormatName } from '../../src/ir/format-name.js';
 import { clientFormats } from '../../src/formats/registry.js';
 import type { IrStreamEvent } from '../../src/ir/index.js';
 import { createSdkClients, driverFor } from '../support/matrix-clients.js';

@@ -1,6 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type OpenAI from 'openai';
-import type { FormatName } from '../../src/formats/client-format.js';
+import type { FormatName } from '../../src/ir/format-name.js';
 import { clientBlobValue } from '../../src/ir/client-blob.js';
 import { totalInputTokens, totalOutputTokens, type FinishReason, type IrResponse } from '../../src/ir/index.js';
 

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { FormatName } from '../../src/formats/client-format.js';
+import type { FormatName } from '../../src/ir/format-name.js';
 import { totalInputTokens, type IrResponse } from '../../src/ir/index.js';
 import type { LedgerEntry } from '../../src/storage/ports.js';
 import { expectedAnswer, expectedUsage, type ClientAnswer, type ClientUsage } from './matrix-answers.js';

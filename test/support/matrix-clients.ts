@@ -1,6 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
-import type { FormatName } from '../../src/formats/client-format.js';
+import type { FormatName } from '../../src/ir/format-name.js';
 import { answerFromChat, answerFromMessages, answerFromResponses, type ClientAnswer } from './matrix-answers.js';
 
 /** One turn's outcome: the normalised answer, the SDK object (for echoing) and the gateway's request id. */

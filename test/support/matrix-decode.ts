@@ -1,5 +1,5 @@
 import { StreamAccumulator, type IrRequest, type IrResponse, type IrStreamEvent } from '../../src/ir/index.js';
-import type { ProviderAdapter, ProviderKind } from '../../src/providers/provider-adapter.js';
+import type { ProviderKind, TextGeneration } from '../../src/providers/provider-adapter.js';
 import { adapterFor } from '../../src/providers/registry.js';
 import { createSseReader } from '../../src/upstream/sse-reader.js';
 import type { MatrixExchange } from './matrix-upstream.js';
@@ -16,8 +16,10 @@ const adapterKind: Record<UpstreamWire, ProviderKind> = {
   gemini: 'gemini',
 };
 
-export function adapterForWire(wire: UpstreamWire): ProviderAdapter {
-  return adapterFor({ providerName: 'matrix', kind: adapterKind[wire], baseUrl: 'http://unused', model: 'unused' });
+export function textGenerationForWire(wire: UpstreamWire): TextGeneration {
+  const text = adapterFor({ providerName: 'matrix', kind: adapterKind[wire], baseUrl: 'http://unused', model: 'unused' }).text;
+  if (text === undefined) throw new Error(`no text generation for ${wire}`);
+  return text;
 }
 
 /** The wire of a call, from the path the gateway used. */
@@ -36,7 +38,7 @@ export function bareIrRequest(stream: boolean): IrRequest {
 
 /** Decodes raw SSE text exactly as the translated path does (same SSE reader, same decoder). */
 export function decodeSseText(wire: UpstreamWire, text: string): IrStreamEvent[] {
-  const decoder = adapterForWire(wire).createStreamDecoder(bareIrRequest(true));
+  const decoder = textGenerationForWire(wire).createStreamDecoder(bareIrRequest(true));
   const events: IrStreamEvent[] = [];
   const reader = createSseReader((event) => events.push(...decoder.push(event.event, event.data)));
   reader.push(new TextEncoder().encode(text));
@@ -55,5 +57,5 @@ export function foldEvents(events: readonly IrStreamEvent[]): IrResponse {
 export function decodeExchange(exchange: MatrixExchange): IrResponse {
   const wire = wireOfPath(exchange.path);
   if (exchange.contentType.startsWith('text/event-stream')) return foldEvents(decodeSseText(wire, exchange.responseBody));
-  return adapterForWire(wire).decodeResponse(JSON.parse(exchange.responseBody) as unknown, bareIrRequest(false));
+  return textGenerationForWire(wire).decodeResponse(JSON.parse(exchange.responseBody) as unknown, bareIrRequest(false));
 }

@@ -1,4 +1,4 @@
-import type { FormatName } from '../../src/formats/client-format.js';
+import type { FormatName } from '../../src/ir/format-name.js';
 import { fixtureChunks, readFixture, sseFromChunks } from './fixtures.js';
 import type { MatrixReply } from './matrix-upstream.js';
 

@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { IrStreamEvent } from '../../src/ir/index.js';
 import { fixturesRoot } from './fixtures.js';
-import { adapterForWire, bareIrRequest } from './matrix-decode.js';
+import { textGenerationForWire, bareIrRequest } from './matrix-decode.js';
 import { recordingChunks, type UpstreamWire } from './matrix-recordings.js';
 
 /** Where each upstream wire's stream recordings live. */
@@ -43,7 +43,7 @@ export function streamRecordings(wire: UpstreamWire): StreamRecording[] {
 
 /** Feeds the recorded data payloads to the provider's stream decoder as SSE events would arrive. */
 export function decodeRecordedChunks(recording: StreamRecording): IrStreamEvent[] {
-  const decoder = adapterForWire(recording.wire).createStreamDecoder(bareIrRequest(true));
+  const decoder = textGenerationForWire(recording.wire).createStreamDecoder(bareIrRequest(true));
   const events: IrStreamEvent[] = [];
   const named = recording.wire === 'responses' || recording.wire === 'anthropic';
   for (const chunk of recording.chunks) {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FormatName } from '../../src/formats/client-format.js';
+import type { FormatName } from '../../src/ir/format-name.js';
 import type { BlobProvider, IrResponse } from '../../src/ir/index.js';
 import { blobAliases, canonicalBlob, checkAnchors, checkAnswer, checkLedger } from './matrix-checks.js';
 import { driverFor, type FormatDriver, type TurnResult } from './matrix-clients.js';

@@ -44,19 +44,19 @@ function response(content: IrResponse['content'], finish: IrResponse['finish'] =
 describe('Messages encodeResponse', () => {
   it.each(anthropicBodies)('gives back the recorded Anthropic message %s unchanged after a trip through the IR', (file) => {
     const body = readJsonFixture(`anthropic/messages/${file}`);
-    const encoded = messagesFormat.encodeResponse(anthropicAdapter.decodeResponse(body, request), context);
+    const encoded = messagesFormat.encodeResponse(anthropicAdapter.text.decodeResponse(body, request), context);
     expect(encoded).toEqual(asServed(body));
   });
 
   it.each(anthropicBodies)('is parsed by the Anthropic SDK exactly like the recorded message %s', async (file) => {
     const body = readJsonFixture(`anthropic/messages/${file}`);
-    const encoded = messagesFormat.encodeResponse(anthropicAdapter.decodeResponse(body, request), context);
+    const encoded = messagesFormat.encodeResponse(anthropicAdapter.text.decodeResponse(body, request), context);
     expect(await sdkCreate(encoded)).toEqual(await sdkCreate(asServed(body)));
   });
 
   it('turns a recorded chat tool-call answer into tool_use with an input object, thinking and tool_use stop reason', async () => {
     const chat = createOpenAIChatAdapter('openai-compatible');
-    const decoded = chat.decodeResponse(readJsonFixture('openai-compatible/chat/deepseek-tool-call.json'), request);
+    const decoded = chat.text.decodeResponse(readJsonFixture('openai-compatible/chat/deepseek-tool-call.json'), request);
     const message = await sdkCreate(messagesFormat.encodeResponse(decoded, { ...context, requestId: 'req_77' }));
     expect(message.id).toMatch(/^msg_/);
     expect(message.model).toBe('public-model');

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { IrRequest, IrStreamEvent } from '../../ir/index.js';
 import { geminiAdapter } from '../../providers/gemini/index.js';
 import { openAIResponsesAdapter } from '../../providers/openai-responses/index.js';
-import type { ProviderAdapter, UpstreamTarget } from '../../providers/provider-adapter.js';
+import type { TextProviderAdapter, UpstreamTarget } from '../../providers/provider-adapter.js';
 import { messagesFormat } from './index.js';
 import { encodeAll, encodeContext, readChunkLines, readJsonFixture, replay, sdkCreate, sdkFinalMessage } from './messages-fixtures.test-support.js';
 
@@ -15,23 +15,23 @@ import { encodeAll, encodeContext, readChunkLines, readJsonFixture, replay, sdkC
  */
 const firstTurn = { model: 'public-model', max_tokens: 1024, messages: [{ role: 'user', content: 'Weather in SF?' }] };
 
-function target(adapter: ProviderAdapter): UpstreamTarget {
+function target(adapter: TextProviderAdapter): UpstreamTarget {
   return { providerName: 'test', kind: adapter.kind, baseUrl: 'https://upstream.test', apiKey: 'k', model: 'm' };
 }
 
 /** The next turn's upstream body after the client echoed `message` and answered its tool calls. */
-function nextTurnBody(adapter: ProviderAdapter, message: Message): Record<string, unknown> {
+function nextTurnBody(adapter: TextProviderAdapter, message: Message): Record<string, unknown> {
   const results = message.content.flatMap((block) => (block.type === 'tool_use' ? [{ type: 'tool_result', tool_use_id: block.id, content: 'sunny' }] : []));
   const request: IrRequest = messagesFormat.decodeRequest({
     ...firstTurn,
     messages: [...firstTurn.messages, { role: 'assistant', content: message.content }, { role: 'user', content: results.length > 0 ? results : 'and tomorrow?' }],
   });
-  return JSON.parse(adapter.buildRequest(request, target(adapter), {}).body) as Record<string, unknown>;
+  return JSON.parse(adapter.text.buildRequest(request, target(adapter), {}).body) as Record<string, unknown>;
 }
 
-function viaJson(adapter: ProviderAdapter, body: unknown): Promise<Message> {
+function viaJson(adapter: TextProviderAdapter, body: unknown): Promise<Message> {
   const request = messagesFormat.decodeRequest(firstTurn);
-  return sdkCreate(messagesFormat.encodeResponse(adapter.decodeResponse(body, request), encodeContext(request)));
+  return sdkCreate(messagesFormat.encodeResponse(adapter.text.decodeResponse(body, request), encodeContext(request)));
 }
 
 function viaStream(events: readonly IrStreamEvent[]): Promise<Message> {
@@ -72,7 +72,7 @@ describe('Messages client, Gemini upstream: the signature Gemini put on its func
 
   it('goes back on the functionCall part when the answer was streamed', async () => {
     const request = messagesFormat.decodeRequest({ ...firstTurn, stream: true });
-    const decoder = geminiAdapter.createStreamDecoder(request);
+    const decoder = geminiAdapter.text.createStreamDecoder(request);
     const lines = readChunkLines('google/generate-content/google-tool-call-gemini3.chunks.txt');
     const message = await viaStream([...lines.flatMap((line) => decoder.push(undefined, line)), ...decoder.end()]);
     expect(message.content.map((block) => block.type)).toEqual(['thinking', 'tool_use']);
@@ -105,7 +105,7 @@ describe('Messages client, OpenAI Responses upstream: encrypted reasoning', () =
     const lines = firstStream(readChunkLines('openai/responses/openai-reasoning-encrypted-content.1.chunks.txt'));
     const done = lines.map((line) => JSON.parse(line) as Record<string, unknown>).find((event) => event['type'] === 'response.output_item.done' && (event['item'] as Record<string, unknown>)['type'] === 'reasoning');
     const item = (done?.['item'] ?? {}) as Record<string, unknown>;
-    const message = await viaStream(replay(openAIResponsesAdapter.createStreamDecoder(messagesFormat.decodeRequest(firstTurn)), lines));
+    const message = await viaStream(replay(openAIResponsesAdapter.text.createStreamDecoder(messagesFormat.decodeRequest(firstTurn)), lines));
     const sent = reasoningItems(nextTurnBody(openAIResponsesAdapter, message));
     expect(sent).toEqual([expect.objectContaining({ type: 'reasoning', id: item['id'], encrypted_content: item['encrypted_content'] })]);
     expect(String(item['id'])).toMatch(/^rs_/);

@@ -24,12 +24,12 @@ function encodeEvents(events: readonly IrStreamEvent[]): string {
 
 /** Recorded Anthropic stream → Anthropic stream decoder → IR → our encoder → SSE text. */
 function reencodeAnthropic(file: string): string {
-  return encodeEvents(replay(anthropicAdapter.createStreamDecoder(request), readChunkLines(`anthropic/messages/${file}`)));
+  return encodeEvents(replay(anthropicAdapter.text.createStreamDecoder(request), readChunkLines(`anthropic/messages/${file}`)));
 }
 
 /** Recorded chat stream → chat stream decoder → IR events. */
 function chatEvents(lines: readonly string[]): IrStreamEvent[] {
-  return replay(createOpenAIChatAdapter('openai-compatible').createStreamDecoder(request), lines, false);
+  return replay(createOpenAIChatAdapter('openai-compatible').text.createStreamDecoder(request), lines, false);
 }
 
 /**

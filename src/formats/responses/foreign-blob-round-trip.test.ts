@@ -33,7 +33,7 @@ function callSignature(chunks: readonly GeminiChunk[]): string | undefined {
 function nextTurnModelParts(output: readonly OpenAI.Responses.ResponseOutputItem[]): GeminiPart[] {
   const results = output.flatMap((item) => (item.type === 'function_call' ? [{ type: 'function_call_output', call_id: item.call_id, output: 'sunny' }] : []));
   const request = responsesFormat.decodeRequest({ model: 'public-model', input: [...firstInput, ...output, ...results] });
-  const body = JSON.parse(geminiAdapter.buildRequest(request, target, {}).body) as { contents: { role: string; parts: GeminiPart[] }[] };
+  const body = JSON.parse(geminiAdapter.text.buildRequest(request, target, {}).body) as { contents: { role: string; parts: GeminiPart[] }[] };
   return body.contents.filter((content) => content.role === 'model').flatMap((content) => content.parts);
 }
 
@@ -42,7 +42,7 @@ describe('Responses client, Gemini upstream: the signature Gemini put on its fun
     const recorded = JSON.parse(readFileSync(path.join(fixtures, 'google-tool-call-gemini3.json'), 'utf8')) as GeminiChunk;
     const signature = callSignature([recorded]);
     const request = responsesFormat.decodeRequest({ model: 'public-model', input: firstInput });
-    const encoded = responsesFormat.encodeResponse(geminiAdapter.decodeResponse(recorded, request), { requestId: 'req_1', model: 'public-model', request });
+    const encoded = responsesFormat.encodeResponse(geminiAdapter.text.decodeResponse(recorded, request), { requestId: 'req_1', model: 'public-model', request });
     const response = await sdkAnswering(JSON.stringify(encoded), 'application/json').responses.create({ model: 'public-model', input: firstInput });
     expect(signature).toBeDefined();
     expect(response.output.map((item) => item.type)).toEqual(['reasoning', 'function_call']);
@@ -54,7 +54,7 @@ describe('Responses client, Gemini upstream: the signature Gemini put on its fun
     const lines = readFileSync(path.join(fixtures, 'google-tool-call-gemini3.chunks.txt'), 'utf8').split('\n').filter((line) => line.trim() !== '');
     const signature = callSignature(lines.map((line) => JSON.parse(line) as GeminiChunk));
     const request = responsesFormat.decodeRequest({ model: 'public-model', input: firstInput, stream: true });
-    const decoder = geminiAdapter.createStreamDecoder(request);
+    const decoder = geminiAdapter.text.createStreamDecoder(request);
     const events: IrStreamEvent[] = [...lines.flatMap((line) => decoder.push(undefined, line)), ...decoder.end()];
     const encoder = responsesFormat.createStreamEncoder({ requestId: 'req_1', model: 'public-model', request });
     const sse = events.map((event) => encoder.encode(event)).join('');

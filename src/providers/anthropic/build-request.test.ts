@@ -66,7 +66,7 @@ const conversation: IrRequest = {
 };
 
 function body(request: IrRequest): Record<string, unknown> {
-  const built = anthropicAdapter.buildRequest(request, target, {});
+  const built = anthropicAdapter.text.buildRequest(request, target, {});
   const parsed: unknown = JSON.parse(built.body);
   if (typeof parsed !== 'object' || parsed === null) throw new Error('body is not an object');
   return { ...parsed };
@@ -190,7 +190,7 @@ describe('buildRequest: conversation', () => {
 
   it('refuses tool-call arguments that are not a JSON object, naming the call', () => {
     const request = simple({ messages: [{ role: 'assistant', content: [{ type: 'tool-call', id: 'call_9', name: 'f', arguments: '{"a":' }] }] });
-    expect(() => anthropicAdapter.buildRequest(request, target, {})).toThrow(
+    expect(() => anthropicAdapter.text.buildRequest(request, target, {})).toThrow(
       expect.objectContaining({ code: 'invalid_request', param: 'messages[0]', message: expect.stringContaining('call_9') }),
     );
   });
@@ -234,7 +234,7 @@ describe('buildRequest: content blocks', () => {
 
   it('refuses file types Messages cannot read', () => {
     const request = simple({ messages: [{ role: 'user', content: [{ type: 'file', source: { kind: 'base64', mediaType: 'application/zip', data: 'UEsD' } }] }] });
-    expect(() => anthropicAdapter.buildRequest(request, target, {})).toThrow(expect.objectContaining({ code: 'unsupported_combination' }));
+    expect(() => anthropicAdapter.text.buildRequest(request, target, {})).toThrow(expect.objectContaining({ code: 'unsupported_combination' }));
   });
 });
 
@@ -274,7 +274,7 @@ describe('buildRequest: thinking', () => {
 
 describe('upstream address and headers', () => {
   it('posts to /v1/messages with key, version, forwarded beta and operator headers', () => {
-    const built = anthropicAdapter.buildRequest(simple({}), { ...target, baseUrl: 'https://gateway.example/anthropic/v1' }, {
+    const built = anthropicAdapter.text.buildRequest(simple({}), { ...target, baseUrl: 'https://gateway.example/anthropic/v1' }, {
       'anthropic-version': '2023-06-01',
       'Anthropic-Beta': 'context-management-2025-06-27',
     });
@@ -295,7 +295,7 @@ describe('upstream address and headers', () => {
   });
 
   it('gives the Messages passthrough URL and refuses other formats', () => {
-    expect(anthropicAdapter.passthroughUrl('messages', target)).toBe('https://api.anthropic.com/v1/messages');
-    expect(() => anthropicAdapter.passthroughUrl('chat', target)).toThrow();
+    expect(anthropicAdapter.text.passthroughUrl('messages', target)).toBe('https://api.anthropic.com/v1/messages');
+    expect(() => anthropicAdapter.text.passthroughUrl('chat', target)).toThrow();
   });
 });

@@ -14,25 +14,25 @@ const target: UpstreamTarget = {
 describe('geminiAdapter', () => {
   it('is the gemini kind and passes no client format through', () => {
     expect(geminiAdapter.kind).toBe('gemini');
-    expect(geminiAdapter.nativeFormats).toEqual([]);
+    expect(geminiAdapter.text.nativeFormats).toEqual([]);
   });
 
   it('answers the generateContent URL for passthrough, which Gemini never uses', () => {
-    expect(geminiAdapter.passthroughUrl('chat', target)).toBe(
+    expect(geminiAdapter.text.passthroughUrl('chat', target)).toBe(
       'https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:generateContent',
     );
   });
 
   it('gives the same headers for upstream calls as for built requests', () => {
-    const built = geminiAdapter.buildRequest(makeRequest(), target, { 'anthropic-beta': 'x' });
+    const built = geminiAdapter.text.buildRequest(makeRequest(), target, { 'anthropic-beta': 'x' });
     expect(geminiAdapter.upstreamHeaders(target, {})).toEqual(built.headers);
     expect(built.headers['anthropic-beta']).toBeUndefined();
     expect(JSON.parse(built.body)).toEqual({ contents: [{ role: 'user', parts: [{ text: 'How many r are in strawberry?' }] }] });
   });
 
   it('wires the response, stream and error decoders', () => {
-    expect(geminiAdapter.decodeResponse(readGeminiJsonFixture('google-text'), makeRequest()).usage.output).toBe(28);
-    const events = replayChunks(geminiAdapter.createStreamDecoder(makeRequest()), readGeminiChunks('google-text'));
+    expect(geminiAdapter.text.decodeResponse(readGeminiJsonFixture('google-text'), makeRequest()).usage.output).toBe(28);
+    const events = replayChunks(geminiAdapter.text.createStreamDecoder(makeRequest()), readGeminiChunks('google-text'));
     expect(events.at(-1)?.type).toBe('response-end');
     expect(geminiAdapter.decodeError(429, '{}', {}).code).toBe('upstream_rate_limited');
   });

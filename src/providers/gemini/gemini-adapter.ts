@@ -1,4 +1,5 @@
-import type { ProviderAdapter } from '../provider-adapter.js';
+import { apiRoot } from '../api-root.js';
+import type { TextProviderAdapter } from '../provider-adapter.js';
 import { buildGeminiRequest } from './build-gemini-request.js';
 import { decodeGeminiError } from './decode-gemini-error.js';
 import { decodeGeminiResponse } from './decode-gemini-response.js';
@@ -9,15 +10,24 @@ import { createGeminiStreamDecoder } from './gemini-stream-decoder.js';
  * Google Gemini `generateContent` / `streamGenerateContent`. No client format speaks Gemini, so
  * every call is translated through the IR and nothing is passed through.
  */
-export const geminiAdapter: ProviderAdapter = {
+export const geminiAdapter: TextProviderAdapter = {
   kind: 'gemini',
-  nativeFormats: [],
-  buildRequest: (request, target) => buildGeminiRequest(request, target),
-  decodeResponse: decodeGeminiResponse,
-  createStreamDecoder: createGeminiStreamDecoder,
-  decodeError: decodeGeminiError,
-  // Never called (nativeFormats is empty, so no client is passed through); answers the
-  // non-streaming generateContent URL so the contract holds if it ever is.
-  passthroughUrl: (_format, target) => geminiGenerateUrl(target, false),
+  // The SDK adds the API version itself, so a root pasted with one is tolerated.
+  apiRoot: apiRoot({
+    defaultBaseUrl: 'https://generativelanguage.googleapis.com',
+    pathOnOrigin: '',
+    redundantSuffix: /\/v1(beta|alpha)?$/,
+    credentialRequired: true,
+  }),
   upstreamHeaders: (target) => geminiHeaders(target),
+  decodeError: decodeGeminiError,
+  text: {
+    nativeFormats: [],
+    buildRequest: (request, target) => buildGeminiRequest(request, target),
+    decodeResponse: decodeGeminiResponse,
+    createStreamDecoder: createGeminiStreamDecoder,
+    // Never called (nativeFormats is empty, so no client is passed through); answers the
+    // non-streaming generateContent URL so the contract holds if it ever is.
+    passthroughUrl: (_format, target) => geminiGenerateUrl(target, false),
+  },
 };

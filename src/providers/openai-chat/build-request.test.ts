@@ -59,7 +59,7 @@ const request: IrRequest = {
 
 describe('openai chat buildRequest', () => {
   it('builds the chat body, URL and headers for a representative request', () => {
-    const built = createOpenAIChatAdapter('openai').buildRequest(request, target, {});
+    const built = createOpenAIChatAdapter('openai').text.buildRequest(request, target, {});
     expect(built.url).toBe('https://api.example.test/v1/chat/completions');
     expect(built.headers).toEqual({ 'content-type': 'application/json', authorization: 'Bearer sk-test', 'openai-organization': 'org-1' });
     expect(JSON.parse(built.body)).toEqual({
@@ -111,7 +111,7 @@ describe('openai chat buildRequest', () => {
   });
 
   it('uses max_tokens for openai-compatible upstreams and omits stream fields when not streaming', () => {
-    const body = JSON.parse(createOpenAIChatAdapter('openai-compatible').buildRequest({ ...request, stream: false }, { ...target, apiKey: undefined }, {}).body) as Record<string, unknown>;
+    const body = JSON.parse(createOpenAIChatAdapter('openai-compatible').text.buildRequest({ ...request, stream: false }, { ...target, apiKey: undefined }, {}).body) as Record<string, unknown>;
     expect(body['max_tokens']).toBe(256);
     expect(body['max_completion_tokens']).toBeUndefined();
     expect(body['stream']).toBeUndefined();
@@ -119,15 +119,15 @@ describe('openai chat buildRequest', () => {
   });
 
   it('sends no authorization header when the provider has no key', () => {
-    const headers = createOpenAIChatAdapter('openai-compatible').buildRequest(request, { ...target, apiKey: undefined, headers: undefined }, {}).headers;
+    const headers = createOpenAIChatAdapter('openai-compatible').text.buildRequest(request, { ...target, apiKey: undefined, headers: undefined }, {}).headers;
     expect(headers).toEqual({ 'content-type': 'application/json' });
   });
 
   it('gives a custom tool choice the custom shape and drops tool_choice when no tool survives', () => {
     const adapter = createOpenAIChatAdapter('openai');
-    const custom = JSON.parse(adapter.buildRequest({ ...request, toolChoice: { type: 'tool', name: 'patch' } }, target, {}).body) as Record<string, unknown>;
+    const custom = JSON.parse(adapter.text.buildRequest({ ...request, toolChoice: { type: 'tool', name: 'patch' } }, target, {}).body) as Record<string, unknown>;
     expect(custom['tool_choice']).toEqual({ type: 'custom', custom: { name: 'patch' } });
-    const onlyHosted = JSON.parse(adapter.buildRequest({ ...request, tools: request.tools?.slice(2) }, target, {}).body) as Record<string, unknown>;
+    const onlyHosted = JSON.parse(adapter.text.buildRequest({ ...request, tools: request.tools?.slice(2) }, target, {}).body) as Record<string, unknown>;
     expect(onlyHosted['tools']).toBeUndefined();
     expect(onlyHosted['tool_choice']).toBeUndefined();
     expect(onlyHosted['parallel_tool_calls']).toBeUndefined();
@@ -135,9 +135,9 @@ describe('openai chat buildRequest', () => {
 
   it('names the passthrough URLs and headers', () => {
     const adapter = createOpenAIChatAdapter('openai');
-    expect(adapter.passthroughUrl('chat', target)).toBe('https://api.example.test/v1/chat/completions');
-    expect(adapter.passthroughUrl('responses', target)).toBe('https://api.example.test/v1/responses');
+    expect(adapter.text.passthroughUrl('chat', target)).toBe('https://api.example.test/v1/chat/completions');
+    expect(adapter.text.passthroughUrl('responses', target)).toBe('https://api.example.test/v1/responses');
     expect(adapter.upstreamHeaders(target, {})).toMatchObject({ authorization: 'Bearer sk-test', 'openai-organization': 'org-1' });
-    expect(adapter.nativeFormats).toEqual(['chat']);
+    expect(adapter.text.nativeFormats).toEqual(['chat']);
   });
 });

@@ -14,11 +14,11 @@ function request(overrides: Partial<IrRequest>): IrRequest {
 
 describe('Responses upstream request', () => {
   it('posts to /responses with the bearer credential and the operator headers', () => {
-    const built = openAIResponsesAdapter.buildRequest(request({}), { ...target, headers: { 'OpenAI-Project': 'p1' } }, {});
+    const built = openAIResponsesAdapter.text.buildRequest(request({}), { ...target, headers: { 'OpenAI-Project': 'p1' } }, {});
     expect(built.url).toBe('https://api.openai.com/v1/responses');
     expect(built.headers).toEqual({ 'content-type': 'application/json', authorization: 'Bearer sk-up', 'OpenAI-Project': 'p1' });
     expect(JSON.parse(built.body)).toMatchObject({ model: 'gpt-5.1', stream: true, store: false, include: ['reasoning.encrypted_content'] });
-    expect(openAIResponsesAdapter.passthroughUrl('responses', target)).toBe('https://api.openai.com/v1/responses');
+    expect(openAIResponsesAdapter.text.passthroughUrl('responses', target)).toBe('https://api.openai.com/v1/responses');
     expect(openAIResponsesAdapter.upstreamHeaders(target, {})).toMatchObject({ authorization: 'Bearer sk-up' });
   });
 

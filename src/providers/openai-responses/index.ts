@@ -1,6 +1,7 @@
-import type { FormatName } from '../../formats/client-format.js';
+import type { FormatName } from '../../ir/format-name.js';
 import { decodeChatError } from '../openai-chat/decode-error.js';
-import type { ProviderAdapter, UpstreamTarget } from '../provider-adapter.js';
+import { openAIApiRoot } from '../openai-chat/index.js';
+import type { TextProviderAdapter, UpstreamTarget } from '../provider-adapter.js';
 import { buildResponsesRequest } from './build-request.js';
 import { decodeResponsesResponse } from './decode-response.js';
 import { createResponsesStreamDecoder } from './stream-decoder.js';
@@ -10,14 +11,17 @@ import { responsesUpstreamHeaders } from './upstream-headers.js';
  * OpenAI's Responses API as an upstream. Its HTTP errors have the same shape and headers as Chat
  * Completions errors (same vendor, same envelope), so the chat adapter's error decoder is reused.
  */
-export const openAIResponsesAdapter: ProviderAdapter = {
+export const openAIResponsesAdapter: TextProviderAdapter = {
   kind: 'openai',
-  nativeFormats: ['responses'],
-  buildRequest: (request, target) => buildResponsesRequest(request, target),
-  decodeResponse: (body) => decodeResponsesResponse(body),
-  createStreamDecoder: () => createResponsesStreamDecoder(),
-  decodeError: decodeChatError,
-  passthroughUrl: (format: FormatName, target: UpstreamTarget) =>
-    format === 'chat' ? `${target.baseUrl}/chat/completions` : `${target.baseUrl}/responses`,
+  apiRoot: openAIApiRoot,
   upstreamHeaders: (target) => responsesUpstreamHeaders(target),
+  decodeError: decodeChatError,
+  text: {
+    nativeFormats: ['responses'],
+    buildRequest: (request, target) => buildResponsesRequest(request, target),
+    decodeResponse: (body) => decodeResponsesResponse(body),
+    createStreamDecoder: () => createResponsesStreamDecoder(),
+    passthroughUrl: (format: FormatName, target: UpstreamTarget) =>
+      format === 'chat' ? `${target.baseUrl}/chat/completions` : `${target.baseUrl}/responses`,
+  },
 };

@@ -26,7 +26,7 @@ function contextFor(includeUsage: boolean): EncodeContext {
 }
 
 function reencode(chunksFile: string, context: EncodeContext): string {
-  const decoder = adapter.createStreamDecoder(context.request);
+  const decoder = adapter.text.createStreamDecoder(context.request);
   const encoder = chatFormat.createStreamEncoder(context);
   const events = [...readChunkLines(chunksFile).flatMap((line) => decoder.push(undefined, line)), ...decoder.push(undefined, '[DONE]'), ...decoder.end()];
   return events.map((event) => encoder.encode(event)).join('');
@@ -45,7 +45,7 @@ describe('chat round trip through the openai SDK', () => {
       const completion = await sdkAccumulate(sse);
       const message = completion.choices[0]?.message;
       const decoded = (() => {
-        const decoder = adapter.createStreamDecoder(context.request);
+        const decoder = adapter.text.createStreamDecoder(context.request);
         return [...readChunkLines(fixture.chunks).flatMap((line) => decoder.push(undefined, line)), ...decoder.push(undefined, '[DONE]')];
       })();
       const text = decoded.flatMap((event) => (event.type === 'block-delta' && event.delta.kind === 'text' ? [event.delta.text] : [])).join('');
@@ -53,7 +53,7 @@ describe('chat round trip through the openai SDK', () => {
       expect(completion.id.startsWith('chatcmpl-')).toBe(true);
       expect(completion.model).toBe('public-model');
       if (fixture.body !== undefined) {
-        const reference = adapter.decodeResponse(readJsonFixture(fixture.body), context.request);
+        const reference = adapter.text.decodeResponse(readJsonFixture(fixture.body), context.request);
         const calls = reference.content.filter((part) => part.type === 'tool-call');
         expect((message?.tool_calls ?? []).map((call) => (call.type === 'function' ? [call.function.name, JSON.parse(call.function.arguments)] : []))).toEqual(
           calls.map((call) => [call.name, JSON.parse(call.arguments)]),
@@ -82,7 +82,7 @@ describe('chat round trip through the openai SDK', () => {
 
   it('the SDK reads a re-encoded non-streamed response', async () => {
     const context = contextFor(false);
-    const response = adapter.decodeResponse(readJsonFixture('openai-compatible/chat/deepseek-tool-call.json'), context.request);
+    const response = adapter.text.decodeResponse(readJsonFixture('openai-compatible/chat/deepseek-tool-call.json'), context.request);
     const body = JSON.stringify(chatFormat.encodeResponse(response, { ...context, request: { ...context.request, stream: false } }));
     const completion = await clientAnswering(body, 'application/json').chat.completions.create({ model: 'public-model', messages: [{ role: 'user', content: 'hi' }] });
     expect(completion.choices[0]?.message.tool_calls?.[0]).toEqual({ id: 'call_00_9V0vrf86Pc9aelHCJMZqnJBo', type: 'function', function: { name: 'weather', arguments: '{"location": "San Francisco"}' } });
@@ -92,7 +92,7 @@ describe('chat round trip through the openai SDK', () => {
 
   it('the SDK raises the in-stream error the encoder writes', async () => {
     const context = contextFor(true);
-    const decoder = adapter.createStreamDecoder(context.request);
+    const decoder = adapter.text.createStreamDecoder(context.request);
     const encoder = chatFormat.createStreamEncoder(context);
     const [first] = readChunkLines('openai/chat/openai-text.chunks.txt');
     const events = [...decoder.push(undefined, first ?? ''), ...decoder.push(undefined, '{"error":{"message":"Overloaded","type":"server_error"}}')];

@@ -28,7 +28,7 @@ function encode(events: readonly IrStreamEvent[], context: EncodeContext): strin
 }
 
 function decodeResponsesLines(lines: readonly string[], context: EncodeContext): IrStreamEvent[] {
-  const decoder = openAIResponsesAdapter.createStreamDecoder(context.request);
+  const decoder = openAIResponsesAdapter.text.createStreamDecoder(context.request);
   return [...lines.flatMap((line) => decoder.push(JSON.parse(line).type as string, line)), ...decoder.end()];
 }
 
@@ -75,7 +75,7 @@ describe('recorded Responses streams, decoded and re-encoded, through the openai
     for (const file of ['azure-text.1.json', 'azure-tool-call.1.json', 'openai-reasoning-encrypted-content.1.json', 'openai-web-search-tool.1.json']) {
       const recorded = readJsonFixture(`openai/responses/${file}`) as Record<string, unknown>;
       const context = contextFor({ stream: false });
-      const ir = openAIResponsesAdapter.decodeResponse(recorded, context.request);
+      const ir = openAIResponsesAdapter.text.decodeResponse(recorded, context.request);
       const body = JSON.stringify(responsesFormat.encodeResponse(ir, context));
       const response = await clientAnswering(body, 'application/json').responses.create({ model: 'public-model', input: 'hi' });
       const original = await clientAnswering(JSON.stringify(recorded), 'application/json').responses.create({ model: 'public-model', input: 'hi' });
@@ -92,7 +92,7 @@ describe('chat and Anthropic recordings re-encoded as Responses', () => {
   for (const fixture of chatStreamFixtures) {
     it(`the SDK accepts the ${fixture.name} chat stream as a Response`, async () => {
       const context = contextFor();
-      const decoder = chatAdapter.createStreamDecoder(context.request);
+      const decoder = chatAdapter.text.createStreamDecoder(context.request);
       const events = [...readChunkLines(fixture.chunks).flatMap((line) => decoder.push(undefined, line)), ...decoder.push(undefined, '[DONE]'), ...decoder.end()];
       const response = await sdkFinal(encode(events, context));
       const text = events.flatMap((event) => (event.type === 'block-delta' && event.delta.kind === 'text' ? [event.delta.text] : [])).join('');
@@ -100,7 +100,7 @@ describe('chat and Anthropic recordings re-encoded as Responses', () => {
       expect(response.status).toBe('completed');
       expect(response.usage?.input_tokens).toBeGreaterThan(0);
       if (fixture.body !== undefined && fixture.name !== 'openai text') {
-        const reference = chatAdapter.decodeResponse(readJsonFixture(fixture.body), context.request);
+        const reference = chatAdapter.text.decodeResponse(readJsonFixture(fixture.body), context.request);
         expect(calls(response)).toEqual(reference.content.flatMap((part) => (part.type === 'tool-call' ? [[part.name, JSON.parse(part.arguments)]] : [])));
       }
     });
@@ -108,7 +108,7 @@ describe('chat and Anthropic recordings re-encoded as Responses', () => {
 
   it('keeps chat usage exact: cached and reasoning tokens land in the details', async () => {
     const context = contextFor();
-    const decoder = chatAdapter.createStreamDecoder(context.request);
+    const decoder = chatAdapter.text.createStreamDecoder(context.request);
     const events = [...readChunkLines('openai-compatible/chat/deepseek-tool-call.chunks.txt').flatMap((line) => decoder.push(undefined, line)), ...decoder.push(undefined, '[DONE]')];
     const response = await sdkFinal(encode(events, context));
     expect(response.usage).toEqual({
@@ -124,7 +124,7 @@ describe('chat and Anthropic recordings re-encoded as Responses', () => {
   for (const file of readAnthropicStreams()) {
     it(`the SDK accepts the Anthropic ${file} stream as a Response`, async () => {
       const context = contextFor();
-      const decoder = anthropicAdapter.createStreamDecoder(context.request);
+      const decoder = anthropicAdapter.text.createStreamDecoder(context.request);
       const events = [...readChunkLines(`anthropic/messages/${file}`).flatMap((line) => decoder.push(JSON.parse(line).type as string, line)), ...decoder.end()];
       const sse = encode(events, context);
       const text = events.flatMap((event) => (event.type === 'block-delta' && event.delta.kind === 'text' ? [event.delta.text] : [])).join('');
@@ -138,7 +138,7 @@ describe('chat and Anthropic recordings re-encoded as Responses', () => {
 
   it('wraps an Anthropic thinking signature so it comes back from the client intact', async () => {
     const context = contextFor();
-    const decoder = anthropicAdapter.createStreamDecoder(context.request);
+    const decoder = anthropicAdapter.text.createStreamDecoder(context.request);
     const events = readChunkLines('anthropic/messages/anthropic-clear-thinking.1.chunks.txt').flatMap((line) => decoder.push(JSON.parse(line).type as string, line));
     const signature = events.flatMap((event) => (event.type === 'block-end' && event.blob ? [event.blob] : []))[0];
     expect(signature?.provider).toBe('anthropic');

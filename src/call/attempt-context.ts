@@ -1,12 +1,14 @@
 import type { AbortScope } from './abort-scope.js';
 import type { CatalogRoute } from '../catalog/model-catalog.js';
 import type { ClientFormat, EncodeContext } from '../formats/client-format.js';
-import type { ForwardedHeaders, ProviderAdapter } from '../providers/provider-adapter.js';
+import type { ForwardedHeaders, ProviderAdapter, TextGeneration } from '../providers/provider-adapter.js';
 
 /** Everything one attempt on one route needs. */
 export interface AttemptContext {
   readonly format: ClientFormat;
   readonly adapter: ProviderAdapter;
+  /** The upstream's text capability (the adapter's, checked to be there). */
+  readonly text: TextGeneration;
   readonly route: CatalogRoute;
   readonly timeoutMs: number;
   /** Aborted when the client disconnects. */
