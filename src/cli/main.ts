@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config/load-config.js';
+import { processEnvironment } from '../config/process-environment.js';
 import { runKeysCommand } from './keys-command.js';
 import { runServeCommand } from './serve-command.js';
 import { runSimCommand } from './sim-command.js';
@@ -45,7 +46,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     return command === undefined && !values.help ? 1 : 0;
   }
   const port = values.port === undefined ? undefined : parsePort(values.port);
-  const loadOptions = { environment: process.env, ...(values.config ? { file: values.config } : {}), ...(port !== undefined ? { port } : {}) };
+  const loadOptions = { environment: processEnvironment(), ...(values.config ? { file: values.config } : {}), ...(port !== undefined ? { port } : {}) };
   try {
     switch (command) {
       case 'serve':

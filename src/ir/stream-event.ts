@@ -1,7 +1,6 @@
 import type { ProviderBlob } from './content.js';
 import type { FinishInfo } from './finish-reason.js';
 import type { Usage } from './usage.js';
-import type { GatewayError } from '../errors/gateway-error.js';
 
 /**
  * Canonical stream events. A stream is:
@@ -79,5 +78,17 @@ export interface ResponseEndEvent {
 
 export interface StreamErrorEvent {
   readonly type: 'error';
-  readonly error: GatewayError;
+  readonly error: IrError;
+}
+
+/**
+ * A failure inside a stream. A GatewayError in practice: the IR declares only the shape it needs
+ * so that it depends on nothing else of the gateway, and encoders turn it back with
+ * `toGatewayError`, which returns a GatewayError as it is.
+ */
+export interface IrError extends Error {
+  readonly code: string;
+  readonly status: number;
+  /** The upstream's own error type, kept for clients of the same family. */
+  readonly upstreamType: string | undefined;
 }

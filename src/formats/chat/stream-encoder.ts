@@ -1,3 +1,4 @@
+import { toGatewayError } from '../../errors/gateway-error.js';
 import type { FinishInfo, IrStreamEvent, Usage } from '../../ir/index.js';
 import { isEmptyUsage, zeroUsage } from '../../ir/index.js';
 import { isRecord } from '../../json/json-value.js';
@@ -109,7 +110,7 @@ export function createChatStreamEncoder(context: EncodeContext): StreamEncoder {
           return finish(event.finish, isEmptyUsage(event.usage) ? usage : event.usage);
         case 'error':
           finished = true;
-          return encodeOpenAIStreamError(event.error, context.requestId);
+          return encodeOpenAIStreamError(toGatewayError(event.error), context.requestId);
       }
     },
     keepAlive(): string {

@@ -1,3 +1,4 @@
+import { toGatewayError } from '../../errors/gateway-error.js';
 import { clientBlobValue } from '../../ir/client-blob.js';
 import type { BlockDelta, BlockKind, FinishInfo, IrStreamEvent, ProviderBlob, Usage } from '../../ir/index.js';
 import { isEmptyUsage, zeroUsage } from '../../ir/index.js';
@@ -221,7 +222,7 @@ export function createMessagesStreamEncoder(context: EncodeContext): StreamEncod
         case 'error':
           // Anthropic sends the error and ends the stream: no block stops, no message_stop.
           phase = 'finished';
-          return encodeMessagesStreamError(event.error, context.requestId);
+          return encodeMessagesStreamError(toGatewayError(event.error), context.requestId);
       }
     },
     keepAlive(): string {

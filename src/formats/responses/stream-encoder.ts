@@ -1,4 +1,4 @@
-import type { GatewayError } from '../../errors/gateway-error.js';
+import { toGatewayError, type GatewayError } from '../../errors/gateway-error.js';
 import type { BlockKind, FinishInfo, IrStreamEvent, Usage } from '../../ir/index.js';
 import { isEmptyUsage, zeroUsage } from '../../ir/index.js';
 import { responsesErrorObject } from '../../wire/responses/responses-error.js';
@@ -159,7 +159,7 @@ export function createResponsesStreamEncoder(context: EncodeContext): StreamEnco
           // Some upstreams report usage only in a usage event; keep it when the end carries none.
           return finish(event.finish, isEmptyUsage(event.usage) ? usage : event.usage);
         case 'error':
-          return fail(event.error);
+          return fail(toGatewayError(event.error));
       }
     },
     keepAlive(): string {
