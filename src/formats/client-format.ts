@@ -7,6 +7,11 @@ export interface EncodeContext {
   /** The model id to show the client (the public id it asked for). */
   readonly model: string;
   readonly request: IrRequest;
+  /**
+   * The gateway's own count of the request's input tokens, for formats whose stream states them
+   * at the start when the upstream states them only at the end (see `inputTokensAtStreamStart`).
+   */
+  readonly inputTokensEstimate?: number;
 }
 
 /** Turns canonical stream events into the client's SSE text, one call per event. */
@@ -35,6 +40,11 @@ export interface EncodedError {
 /** An ingress codec: one client wire format. */
 export interface ClientFormat {
   readonly name: FormatName;
+  /**
+   * Its streams state the input tokens in their first event, and clients read them only there
+   * (Messages `message_start`): a translated stream gets an estimate when the upstream is silent.
+   */
+  readonly inputTokensAtStreamStart: boolean;
   /** Validates a parsed JSON body and decodes it; throws GatewayError with `param` on bad input. */
   decodeRequest(body: unknown): IrRequest;
   encodeResponse(response: IrResponse, context: EncodeContext): unknown;

@@ -3,7 +3,7 @@ import { applyHeaderControls, parseDirectives, stripDirectives } from './directi
 
 describe('parseDirectives', () => {
   it('reads every directive from one message', () => {
-    const directives = parseDirectives('go [tool:Bash] [think] [error:503] [delay:10] [pace:5] [length] [words:7]');
+    const directives = parseDirectives('go [tool:Bash] [think] [error:503] [delay:10] [pace:5] [length] [words:7] [cache:64]');
     expect(directives).toEqual({
       tool: { name: 'Bash', count: 1 },
       think: true,
@@ -12,6 +12,7 @@ describe('parseDirectives', () => {
       errorStatus: 503,
       delayMs: 10,
       paceMs: 5,
+      cacheWriteTokens: 64,
     });
   });
 

@@ -13,13 +13,15 @@ export interface SimDirectives {
   readonly errorStatus: number | null;
   readonly delayMs: number;
   readonly paceMs: number;
+  /** Input tokens reported as written to the prompt cache (`[cache:N]`). */
+  readonly cacheWriteTokens: number;
 }
 
 const maxWords = 200_000;
 const maxToolCalls = 16;
 const maxWaitMs = 600_000;
 
-const directivePattern = /\[(tool|tools|think|error|delay|pace|length|words)(?::([^\]\s]*))?\]/gi;
+const directivePattern = /\[(tool|tools|think|error|delay|pace|length|words|cache)(?::([^\]\s]*))?\]/gi;
 
 export function parseDirectives(text: string): SimDirectives {
   let tool: SimDirectives['tool'] = null;
@@ -29,6 +31,7 @@ export function parseDirectives(text: string): SimDirectives {
   let errorStatus: number | null = null;
   let delayMs = 0;
   let paceMs = 0;
+  let cacheWriteTokens = 0;
   for (const match of text.matchAll(directivePattern)) {
     const name = (match[1] ?? '').toLowerCase();
     const argument = match[2];
@@ -58,9 +61,12 @@ export function parseDirectives(text: string): SimDirectives {
       case 'pace':
         if (numeric !== null) paceMs = Math.min(numeric, maxWaitMs);
         break;
+      case 'cache':
+        if (numeric !== null) cacheWriteTokens = numeric;
+        break;
     }
   }
-  return { tool, think, length, words, errorStatus, delayMs, paceMs };
+  return { tool, think, length, words, errorStatus, delayMs, paceMs, cacheWriteTokens };
 }
 
 /** The user's text without directives, for the echo. */

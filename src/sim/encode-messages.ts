@@ -22,12 +22,14 @@ function toolUseId(context: EncodeContext, index: number): string {
   return `toolu_${context.identity.tag}_${index}`;
 }
 
+/** Anthropic's input_tokens leaves out cache writes, which it states apart (all 5-minute ones here). */
 function usage(reply: SimReply, outputTokens: number): JsonRecord {
+  const { inputTokens, cacheWriteTokens } = reply.usage;
   return {
-    input_tokens: reply.usage.inputTokens,
-    cache_creation_input_tokens: 0,
+    input_tokens: inputTokens - cacheWriteTokens,
+    cache_creation_input_tokens: cacheWriteTokens,
     cache_read_input_tokens: 0,
-    cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 0 },
+    cache_creation: { ephemeral_5m_input_tokens: cacheWriteTokens, ephemeral_1h_input_tokens: 0 },
     output_tokens: outputTokens,
     service_tier: 'standard',
   };
@@ -105,8 +107,8 @@ function messageEvents(reply: SimReply, context: EncodeContext): SimStreamEvent[
   emit('message_delta', {
     delta: { stop_reason: stopReasons[reply.finish], stop_sequence: null },
     usage: {
-      input_tokens: reply.usage.inputTokens,
-      cache_creation_input_tokens: 0,
+      input_tokens: reply.usage.inputTokens - reply.usage.cacheWriteTokens,
+      cache_creation_input_tokens: reply.usage.cacheWriteTokens,
       cache_read_input_tokens: 0,
       output_tokens: reply.usage.outputTokens,
     },

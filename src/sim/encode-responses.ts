@@ -68,7 +68,7 @@ function responseObject(
   const reasoning = asRecord(request.reasoning);
   const usage = reply === null ? null : {
     input_tokens: reply.usage.inputTokens,
-    input_tokens_details: { cached_tokens: 0 },
+    input_tokens_details: { cached_tokens: 0, cache_write_tokens: reply.usage.cacheWriteTokens },
     output_tokens: reply.usage.outputTokens,
     output_tokens_details: { reasoning_tokens: reply.usage.reasoningTokens },
     total_tokens: reply.usage.inputTokens + reply.usage.outputTokens,

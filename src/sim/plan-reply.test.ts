@@ -22,7 +22,12 @@ describe('planReply', () => {
   it('echoes the user and counts input as ceil(characters / 4)', () => {
     const reply = planReply(conversation({}), parseDirectives('hello'));
     expect(reply.text?.text).toBe('You said: hello');
-    expect(reply.usage).toEqual({ inputTokens: 3, outputTokens: 3, reasoningTokens: 0 });
+    expect(reply.usage).toEqual({ inputTokens: 3, cacheWriteTokens: 0, outputTokens: 3, reasoningTokens: 0 });
+  });
+
+  it('reports [cache:N] input tokens as cache writes, never more than the whole input', () => {
+    expect(planReply(conversation({ inputCharacters: 40 }), parseDirectives('[cache:4]')).usage).toMatchObject({ inputTokens: 10, cacheWriteTokens: 4 });
+    expect(planReply(conversation({ inputCharacters: 40 }), parseDirectives('[cache:99]')).usage).toMatchObject({ inputTokens: 10, cacheWriteTokens: 10 });
   });
 
   it('never reports zero input tokens', () => {

@@ -23,6 +23,8 @@ export interface SimToolCall {
 
 export interface SimUsage {
   readonly inputTokens: number;
+  /** Part of `inputTokens` written to the prompt cache (`[cache:N]`, at most all of the input). */
+  readonly cacheWriteTokens: number;
   /** All output, reasoning included. */
   readonly outputTokens: number;
   readonly reasoningTokens: number;
@@ -70,13 +72,15 @@ export function planReply(conversation: SimConversation, directives: SimDirectiv
 
   const reasoningTokens = reasoning?.pieces.length ?? 0;
   const toolTokens = toolCalls.reduce((sum, call) => sum + call.fragments.filter((fragment) => fragment !== '').length, 0);
+  const inputTokens = inputTokensFor(conversation.inputCharacters);
   return {
     reasoning,
     text: text === null ? null : { text, pieces },
     toolCalls,
     finish,
     usage: {
-      inputTokens: inputTokensFor(conversation.inputCharacters),
+      inputTokens,
+      cacheWriteTokens: Math.min(directives.cacheWriteTokens, inputTokens),
       outputTokens: Math.max(1, pieces.length + toolTokens + reasoningTokens),
       reasoningTokens,
     },

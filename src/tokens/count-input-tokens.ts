@@ -15,9 +15,11 @@ function loadEncoder(): Promise<Encoder> {
 }
 
 /**
- * Counts a request's input tokens locally, for upstreams that have no counting endpoint. The
- * figure is an estimate (the real model's tokenizer may differ by a few percent) but it counts
- * everything the upstream will see: system and messages, tool calls and results, tool schemas.
+ * Counts a request's input tokens locally, for upstreams that have no counting endpoint and for
+ * the `message_start` of a translated Messages stream whose upstream states input only at the
+ * end. The figure is an estimate (the real model's tokenizer may differ by a few percent) but it
+ * counts everything the upstream will see: system and messages, tool calls and results, tool
+ * schemas.
  */
 export async function countInputTokens(request: IrRequest): Promise<number> {
   const count = await loadEncoder();

@@ -5,6 +5,7 @@ import type { StreamEncoder } from '../formats/client-format.js';
 import type { AttemptContext } from '../call/attempt-context.js';
 import type { CallCompletion, CallOutcome } from '../call/call-outcome.js';
 import { commitOnFirstChunk, type KeepAlive } from '../call/commit-stream.js';
+import { countInputTokens } from '../tokens/count-input-tokens.js';
 import { parseUpstreamJson } from '../upstream/parse-upstream-json.js';
 import { createSseReader, type SseEvent } from '../upstream/sse-reader.js';
 import { flattenHeaders, readBodyText, sendUpstream, upstreamTransportError, type UpstreamResponse } from '../upstream/upstream-client.js';
@@ -17,7 +18,9 @@ export async function translatedCall(context: AttemptContext, request: IrRequest
   const { adapter, text: generation, route, format } = context;
   const upstreamRequest = generation.buildRequest(request, route.target, context.forwarded);
   const abort = context.clientSignal.child();
-  const response = await sendUpstream({ ...upstreamRequest, signal: abort, timeoutMs: context.timeoutMs });
+  const responsePending = sendUpstream({ ...upstreamRequest, signal: abort, timeoutMs: context.timeoutMs });
+  const estimatePending = inputTokensEstimate(context, request);
+  const response = await responsePending;
   if (response.statusCode >= 400) {
     const text = await readBodyText(response).catch(() => '');
     throw adapter.decodeError(response.statusCode, text, flattenHeaders(response.headers));
@@ -35,7 +38,8 @@ export async function translatedCall(context: AttemptContext, request: IrRequest
     };
   }
   const decoder = generation.createStreamDecoder(request);
-  const encoder = format.createStreamEncoder(context.encode);
+  const inputTokens = await estimatePending;
+  const encoder = format.createStreamEncoder(inputTokens === undefined ? context.encode : { ...context.encode, inputTokensEstimate: inputTokens });
   const state: TranslationState = { usage: undefined, committed: false, completed: false };
   let resolveCompletion: (completion: CallCompletion) => void = () => {};
   const completion = new Promise<CallCompletion>((resolve) => (resolveCompletion = resolve));
@@ -48,6 +52,18 @@ export async function translatedCall(context: AttemptContext, request: IrRequest
     throw upstreamTransportError(error, abort);
   });
   return { contentType: 'text/event-stream; charset=utf-8', body, completion };
+}
+
+/**
+ * The gateway's input count, for a streamed answer in a format that states input tokens at the
+ * start (the upstream may state them only at the end). Counting waits a turn of the event loop
+ * so the upstream request is written first and the count overlaps the upstream's thinking; a
+ * failed count only loses the estimate.
+ */
+async function inputTokensEstimate(context: AttemptContext, request: IrRequest): Promise<number | undefined> {
+  if (!request.stream || !context.format.inputTokensAtStreamStart) return undefined;
+  await new Promise((resolve) => setImmediate(resolve));
+  return countInputTokens(request).catch(() => undefined);
 }
 
 interface TranslationState {

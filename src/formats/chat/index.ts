@@ -10,6 +10,7 @@ export { encodeOpenAIError, encodeOpenAIStreamError } from './encode-error.js';
 /** OpenAI Chat Completions as a client format. */
 export const chatFormat: ClientFormat = {
   name: 'chat',
+  inputTokensAtStreamStart: false,
   decodeRequest: decodeChatRequest,
   encodeResponse: encodeChatResponse,
   createStreamEncoder: createChatStreamEncoder,

@@ -11,6 +11,7 @@ export { encodeMessagesError, encodeMessagesStreamError } from './encode-error.j
 /** Anthropic Messages as a client format (Claude Code, `@anthropic-ai/sdk`). */
 export const messagesFormat: ClientFormat = {
   name: 'messages',
+  inputTokensAtStreamStart: true,
   decodeRequest: decodeMessagesRequest,
   encodeResponse: encodeMessagesResponse,
   createStreamEncoder: createMessagesStreamEncoder,

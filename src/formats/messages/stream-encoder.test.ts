@@ -261,6 +261,27 @@ describe('Messages stream encoder: state machine', () => {
     });
   });
 
+  it('states the estimate as input at message_start when the upstream reports input only at the end, and the upstream figure in message_delta', () => {
+    const silentStart: IrStreamEvent = { type: 'response-start', id: 'resp_1', model: 'upstream', created: 1 };
+    const encoder = messagesFormat.createStreamEncoder({ ...encodeContext(request), inputTokensEstimate: 37 });
+    const events = parseSse(encodeAll(encoder, [silentStart, { type: 'block-start', index: 0, block: { kind: 'text' } }, { type: 'block-end', index: 0 }, end]));
+    expect(events[0]?.data['message']).toMatchObject({
+      usage: { input_tokens: 37, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, output_tokens: 1 },
+    });
+    expect(events.at(-2)?.data['usage']).toMatchObject({ input_tokens: 40, cache_read_input_tokens: 8, output_tokens: 16 });
+  });
+
+  it('prefers the upstream\'s input at message_start over the estimate', () => {
+    const encoder = messagesFormat.createStreamEncoder({ ...encodeContext(request), inputTokensEstimate: 37 });
+    const events = parseSse(encodeAll(encoder, [start, end]));
+    expect(events[0]?.data['message']).toMatchObject({ usage: { input_tokens: 40, cache_read_input_tokens: 8 } });
+  });
+
+  it('states 0 input at message_start when neither the upstream nor an estimate gives one', () => {
+    const events = parseSse(encodeEvents([{ type: 'response-start', id: 'resp_1', model: 'upstream', created: 1 }, end]));
+    expect(events[0]?.data['message']).toMatchObject({ usage: { input_tokens: 0 } });
+  });
+
   it('uses the last usage event when the end carries no usage, and reports the matched stop sequence', () => {
     const usage = { inputUncached: 3, cacheRead: 0, cacheWrite: 0, output: 2, reasoning: 0 };
     const events = parseSse(

@@ -1,7 +1,7 @@
 import { toGatewayError } from '../../errors/gateway-error.js';
 import { clientBlobValue } from '../../ir/client-blob.js';
 import type { BlockDelta, BlockKind, FinishInfo, IrStreamEvent, ProviderBlob, Usage } from '../../ir/index.js';
-import { isEmptyUsage, zeroUsage } from '../../ir/index.js';
+import { isEmptyUsage, totalInputTokens, zeroUsage } from '../../ir/index.js';
 import { messagesSseEvent, messagesUsageFromUsage } from '../../wire/anthropic/index.js';
 import type { MessagesStreamBlockStart, MessagesStreamDelta } from '../../wire/anthropic/index.js';
 import type { EncodeContext, StreamEncoder } from '../client-format.js';
@@ -51,6 +51,11 @@ export function createMessagesStreamEncoder(context: EncodeContext): StreamEncod
     phase = 'streaming';
     if (startUsage !== undefined) usage = startUsage;
     const known = messagesUsageFromUsage(usage);
+    // Clients such as LangChain read input tokens only here, as Anthropic always sends them here;
+    // an upstream that reports them only at the end gets the gateway's estimate in their place.
+    // The estimate never reaches `usage`: message_delta and metering carry the upstream's figure.
+    const estimate = context.inputTokensEstimate;
+    const input = totalInputTokens(usage) === 0 && estimate !== undefined ? { input_tokens: estimate } : {};
     return messagesSseEvent('message_start', {
       type: 'message_start',
       message: {
@@ -62,7 +67,7 @@ export function createMessagesStreamEncoder(context: EncodeContext): StreamEncod
         stop_reason: null,
         stop_sequence: null,
         // Anthropic reports a token or so of output at the start; the real total follows in message_delta.
-        usage: { ...known, output_tokens: known.output_tokens > 0 ? known.output_tokens : 1 },
+        usage: { ...known, ...input, output_tokens: known.output_tokens > 0 ? known.output_tokens : 1 },
       },
     });
   }

@@ -10,6 +10,7 @@ export { responsesInputExtensionKey } from './decode-request.js';
 /** OpenAI Responses as a client format (what Codex CLI speaks). */
 export const responsesFormat: ClientFormat = {
   name: 'responses',
+  inputTokensAtStreamStart: false,
   decodeRequest: decodeResponsesRequest,
   encodeResponse: encodeResponsesResponse,
   createStreamEncoder: createResponsesStreamEncoder,

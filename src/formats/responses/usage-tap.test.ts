@@ -28,6 +28,13 @@ describe('Responses usage tap (passthrough)', () => {
     expect(usageTap.usage()).toBeUndefined();
   });
 
+  it('reads cache writes, so the ledger prices them apart', () => {
+    const lines = (readStreams('openai/responses/azure-text.1.chunks.txt')[0] ?? []).map((line) =>
+      line.replace('"input_tokens_details":{"cached_tokens":0}', '"input_tokens_details":{"cached_tokens":0,"cache_write_tokens":4}'),
+    );
+    expect(tap(lines, true)).toEqual({ inputUncached: 7, cacheRead: 0, cacheWrite: 4, output: 11, reasoning: 0 });
+  });
+
   it('reads usage from a non-streamed body', () => {
     expect(responsesFormat.usageFromBody(readJsonFixture('openai/responses/azure-tool-call.1.json'))).toEqual({
       inputUncached: 45,

@@ -45,6 +45,16 @@ describe('Gemini stream decoder on recorded text streams', () => {
     expect(responseEnd(events).usage).toEqual({ inputUncached: 9, cacheRead: 0, cacheWrite: 0, output: 23, reasoning: 185 });
   });
 
+  it('puts the first chunk\'s usage, prompt tokens included, on response-start', () => {
+    expect(replay('google-text')[0]).toMatchObject({ type: 'response-start', usage: { inputUncached: 9, cacheRead: 0, output: 5, reasoning: 185 } });
+  });
+
+  it('starts without usage when the first chunk carries no token counts (Vertex)', () => {
+    const events = replay('google-stream-no-args-tool-call');
+    expect(events[0]?.type).toBe('response-start');
+    expect(events[0]?.type === 'response-start' && events[0].usage).toBeUndefined();
+  });
+
   it('sends cumulative usage mid-stream when it changes', () => {
     const usageEvents = replay('google-text').filter((event) => event.type === 'usage');
     expect(usageEvents.map((event) => event.type === 'usage' && event.usage.output)).toEqual([5, 23]);

@@ -34,13 +34,18 @@ export function createGeminiStreamDecoder(request: IrRequest): StreamDecoder {
     return [...(assembler?.closeAll() ?? []), { type: 'error', error }];
   }
 
-  function start(chunk: GenerateContentResponse, events: IrStreamEvent[]): PartAssembler {
+  /**
+   * The first chunk's usage rides on response-start: Gemini counts the prompt from the first
+   * chunk on, and Messages clients read input tokens only from the start of the stream.
+   */
+  function start(chunk: GenerateContentResponse, startUsage: Usage | undefined, events: IrStreamEvent[]): PartAssembler {
     const id = chunk.responseId || fallbackResponseId();
     events.push({
       type: 'response-start',
       id,
       model: chunk.modelVersion ?? request.model,
       created: responseCreatedSeconds(chunk.createTime),
+      ...(startUsage === undefined ? {} : { usage: startUsage }),
     });
     return createPartAssembler({ mintCallId: createCallIdMinter(id), customTools });
   }
@@ -59,17 +64,18 @@ export function createGeminiStreamDecoder(request: IrRequest): StreamDecoder {
       const parsed = generateContentResponseSchema.safeParse(json);
       if (!parsed.success) return fail(invalidChunk(parsed.error));
       const chunk = parsed.data;
+      const chunkUsage = hasTokenCounts(chunk.usageMetadata) ? usageFromGemini(chunk.usageMetadata) : undefined;
 
       const events: IrStreamEvent[] = [];
-      assembler ??= start(chunk, events);
+      assembler ??= start(chunk, chunkUsage, events);
       const candidate = chunk.candidates?.[0];
       events.push(...assembler.accept(candidate?.content?.parts ?? []));
       if (candidate?.finishReason) rawFinish = candidate.finishReason;
       const blockReason = chunk.promptFeedback?.blockReason;
       if (!candidate && blockReason) blocked = finishFromBlockReason(blockReason);
 
-      if (hasTokenCounts(chunk.usageMetadata)) {
-        usage = usageFromGemini(chunk.usageMetadata);
+      if (chunkUsage !== undefined) {
+        usage = chunkUsage;
         const key = JSON.stringify(usage);
         // Mid-stream usage lets metering charge what was spent if the stream breaks later;
         // the final figures travel in response-end.

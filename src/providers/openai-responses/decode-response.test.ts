@@ -11,6 +11,12 @@ describe('Responses body decoding', () => {
     expect(response.usage).toEqual({ inputUncached: 11, cacheRead: 0, cacheWrite: 0, output: 11, reasoning: 0 });
   });
 
+  it('reads cache writes, which input_tokens includes', () => {
+    const body = readJsonFixture('openai/responses/azure-text.1.json') as { usage: { input_tokens_details: Record<string, number> } };
+    body.usage.input_tokens_details['cache_write_tokens'] = 4;
+    expect(decodeResponsesResponse(body).usage).toEqual({ inputUncached: 7, cacheRead: 0, cacheWrite: 4, output: 11, reasoning: 0 });
+  });
+
   it('decodes a function call with both of its ids', () => {
     const response = decodeResponsesResponse(readJsonFixture('openai/responses/azure-tool-call.1.json'));
     expect(response.content).toEqual([

@@ -46,6 +46,16 @@ describe('Responses stream decoder on recorded streams', () => {
     });
   });
 
+  it('reads cache writes from response.completed (input_tokens_details.cache_write_tokens, part of input_tokens)', () => {
+    const lines = (readStreams('openai/responses/azure-text.1.chunks.txt')[0] ?? []).map((line) => {
+      const event = JSON.parse(line) as { type: string; response?: { usage?: { input_tokens_details?: Record<string, number> } | null } };
+      const details = event.type === 'response.completed' ? event.response?.usage?.input_tokens_details : undefined;
+      if (details !== undefined) details['cache_write_tokens'] = 4;
+      return JSON.stringify(event);
+    });
+    expect(decode(lines).at(-1)).toMatchObject({ usage: { inputUncached: 7, cacheRead: 0, cacheWrite: 4, output: 11, reasoning: 0 } });
+  });
+
   it('decodes the Azure function call with its call id, item id and arguments', () => {
     const events = decode(readStreams('openai/responses/azure-tool-call.1.chunks.txt')[0] ?? []);
     expectWellFormed(events);

@@ -20,21 +20,40 @@ describe('Responses usage conversion', () => {
     expect(usageFromResponsesUsage({})).toBeUndefined();
   });
 
-  it('writes overlapping figures back, counting cache writes as input', () => {
+  it('takes cache writes out of input_tokens, which contains them', () => {
+    expect(
+      usageFromResponsesUsage({
+        input_tokens: 2100,
+        input_tokens_details: { cached_tokens: 0, cache_write_tokens: 2048 },
+        output_tokens: 12,
+        output_tokens_details: { reasoning_tokens: 0 },
+        total_tokens: 2112,
+      }),
+    ).toEqual({ inputUncached: 52, cacheRead: 0, cacheWrite: 2048, output: 12, reasoning: 0 });
+  });
+
+  it('writes overlapping figures back, cache writes in cache_write_tokens and in input_tokens', () => {
     const written = responsesUsageFromUsage({ inputUncached: 10, cacheRead: 5, cacheWrite: 2, output: 7, reasoning: 3 });
     expect(written).toEqual({
       input_tokens: 17,
-      input_tokens_details: { cached_tokens: 5 },
+      input_tokens_details: { cached_tokens: 5, cache_write_tokens: 2 },
       output_tokens: 10,
       output_tokens_details: { reasoning_tokens: 3 },
       total_tokens: 27,
     });
-    expect(usageFromResponsesUsage(responsesUsageFromUsage({ inputUncached: 10, cacheRead: 5, cacheWrite: 0, output: 7, reasoning: 3 }))).toEqual({
+    expect(usageFromResponsesUsage(responsesUsageFromUsage({ inputUncached: 10, cacheRead: 5, cacheWrite: 2, output: 7, reasoning: 3 }))).toEqual({
       inputUncached: 10,
       cacheRead: 5,
-      cacheWrite: 0,
+      cacheWrite: 2,
       output: 7,
       reasoning: 3,
+    });
+  });
+
+  it('writes cache_write_tokens as 0 when nothing was written', () => {
+    expect(responsesUsageFromUsage({ inputUncached: 3, cacheRead: 0, cacheWrite: 0, output: 2, reasoning: 0 }).input_tokens_details).toEqual({
+      cached_tokens: 0,
+      cache_write_tokens: 0,
     });
   });
 });

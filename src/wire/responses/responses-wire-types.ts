@@ -5,7 +5,7 @@
 
 export interface ResponsesUsage {
   input_tokens: number;
-  input_tokens_details: { cached_tokens: number };
+  input_tokens_details: { cached_tokens: number; cache_write_tokens: number };
   output_tokens: number;
   output_tokens_details: { reasoning_tokens: number };
   total_tokens: number;
