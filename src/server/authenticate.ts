@@ -16,13 +16,17 @@ export function presentedKey(headers: HeaderSource): string | undefined {
 export type OpenAccessMode = 'auto' | 'always' | 'never';
 
 /**
- * Decides who is calling. Without any key in the store, `auto` lets every call through
- * anonymously, so a fresh install works at once with SDKs that insist on sending some key (on
- * loopback only); once a key exists, every call needs a valid one. `always` checks a key that is
- * presented and lets keyless calls through; `never` requires a valid key.
+ * Decides who is calling. `auto` is open access for a fresh install on loopback: until the first
+ * key exists, calls need no key, and the placeholder values SDKs insist on sending (`any`,
+ * `anything-until-you-create-keys`) pass anonymously; a value shaped like our keys (`sy-…`) must
+ * verify, since it can only be a wrong, revoked or mistyped key. While access is open, every
+ * anonymous call asks the store whether a key exists, so a key created anywhere (the CLI, another
+ * instance) ends open access on the next call; once a key has been seen, access stays closed for
+ * the life of the process and costs no query. `always` checks a key that is presented and lets
+ * keyless calls through; `never` requires a valid key.
  */
 export class Authenticator {
-  private keysExistUntil = 0;
+  /** Latched: keys are revoked but never deleted, so once one exists open access cannot return. */
   private keysExist = false;
 
   constructor(
@@ -34,24 +38,26 @@ export class Authenticator {
   /** The caller's key record; undefined for an anonymous call that open access allows. */
   async authenticate(headers: HeaderSource, keyRequired = true): Promise<ApiKeyRecord | undefined> {
     const secret = presentedKey(headers);
-    if (this.openAccess === 'auto' && (await this.allowsAnonymous())) return undefined;
     if (secret === undefined || secret === '') {
       if (!keyRequired || (await this.allowsAnonymous())) return undefined;
       throw new GatewayError('authentication_required', 'Missing API key: send it as "Authorization: Bearer <key>" or "x-api-key: <key>".');
     }
     const record = await this.verifier.verify(secret);
-    if (record === undefined) throw new GatewayError('invalid_api_key', 'Invalid API key.');
-    return record;
+    if (record !== undefined) {
+      this.keysExist = true;
+      return record;
+    }
+    // Placeholders ride along only in `auto`: `always` promises that a presented key is checked.
+    if (this.openAccess === 'auto' && !secret.startsWith(apiKeyPrefix) && (await this.allowsAnonymous())) return undefined;
+    throw new GatewayError('invalid_api_key', 'Invalid API key.');
   }
 
   private async allowsAnonymous(): Promise<boolean> {
     if (this.openAccess === 'always') return true;
-    if (this.openAccess === 'never') return false;
-    const now = Date.now();
-    if (now >= this.keysExistUntil) {
-      this.keysExist = (await this.store.list()).length > 0;
-      this.keysExistUntil = now + 2_000;
-    }
+    if (this.openAccess === 'never' || this.keysExist) return false;
+    // Only ever set, never cleared: a slower concurrent query that started before the first key
+    // was created must not reopen access.
+    if (await this.store.anyExists()) this.keysExist = true;
     return !this.keysExist;
   }
 }

@@ -34,6 +34,12 @@ export interface ApiKeyStore {
   findById(id: string): Promise<ApiKeyRecord | undefined>;
   /** Every key, newest first. */
   list(): Promise<ApiKeyRecord[]>;
+  /**
+   * True once any key has ever been stored, revoked and expired ones included: open access ends
+   * with the first key and never comes back. Asked on every anonymous call while access is open,
+   * so adapters answer it with one query that stops at the first row.
+   */
+  anyExists(): Promise<boolean>;
   /** False when the key is unknown or already revoked (the first revocation time is kept). */
   revoke(id: string, at: Date): Promise<boolean>;
 }

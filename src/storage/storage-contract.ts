@@ -78,6 +78,15 @@ export function describeStorageContract(name: string, open: () => Promise<Storag
         expect((await storage.keys.list()).map((record) => record.id)).toEqual(['key_first']);
       });
 
+      it('knows whether any key was ever stored, counting revoked and expired keys', async () => {
+        expect(await storage.keys.anyExists()).toBe(false);
+        const record = apiKey({ expiresAt: new Date('2020-01-01T00:00:00Z') });
+        await storage.keys.insert(record);
+        expect(await storage.keys.anyExists()).toBe(true);
+        await storage.keys.revoke(record.id, new Date());
+        expect(await storage.keys.anyExists()).toBe(true);
+      });
+
       it('keeps a budget above 2^53 nano-USD exactly', async () => {
         const budget = 2n ** 60n + 7n;
         await storage.keys.insert(apiKey({ budgetNanoUsd: budget }));

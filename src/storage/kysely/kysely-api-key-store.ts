@@ -53,6 +53,11 @@ export class KyselyApiKeyStore implements ApiKeyStore {
     return rows.map(toApiKeyRecord);
   }
 
+  async anyExists(): Promise<boolean> {
+    const row = await this.db.selectFrom('api_keys').select(sql<number>`1`.as('one')).limit(1).executeTakeFirst();
+    return row !== undefined;
+  }
+
   async revoke(id: string, at: Date): Promise<boolean> {
     const result = await this.db
       .updateTable('api_keys')

@@ -1,6 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { StorageDatabase } from '../kysely/database-schema.js';
 import type { ApiKeyStore, ResponseStore, Storage, UsageLedger } from '../ports.js';
+import { SqliteApiKeyStore } from './sqlite-api-key-store.js';
 import { SqliteResponseStore } from './sqlite-response-store.js';
 import { sqliteSchemaIsCurrent } from './sqlite-schema-state.js';
 import { SqliteUsageLedger } from './sqlite-usage-ledger.js';
@@ -18,10 +19,11 @@ export async function loadKyselyStorage(database: BetterSqlite3.Database): Promi
 }
 
 /**
- * SQLite storage. Ledger appends and stored-response puts (the hot write paths) run on prepared
- * statements; everything else goes through the shared Kysely stores, which are loaded on first
- * use. Kysely and its migrator cost about 10 MB of resident memory, and an idle gateway whose
- * database is already migrated never needs them: `migrate()` checks the migration table itself.
+ * SQLite storage. Ledger appends, stored-response puts (the hot write paths) and open access's
+ * "any key yet?" check run on prepared statements; everything else goes through the shared Kysely
+ * stores, which are loaded on first use. Kysely and its migrator cost about 10 MB of resident
+ * memory, and an idle gateway whose database is already migrated never needs them: `migrate()`
+ * checks the migration table itself.
  */
 export class SqliteStorage implements Storage {
   readonly dialect = 'sqlite' as const;
@@ -36,13 +38,13 @@ export class SqliteStorage implements Storage {
     private readonly loadKysely: KyselyStorageLoader = loadKyselyStorage,
   ) {
     const kysely = () => this.kysely();
-    this.keys = {
+    this.keys = new SqliteApiKeyStore(database, {
       insert: async (record) => (await kysely()).keys.insert(record),
       findByHash: async (hash) => (await kysely()).keys.findByHash(hash),
       findById: async (id) => (await kysely()).keys.findById(id),
       list: async () => (await kysely()).keys.list(),
       revoke: async (id, at) => (await kysely()).keys.revoke(id, at),
-    };
+    });
     this.responses = new SqliteResponseStore(database, {
       get: async (id, now) => (await kysely()).responses.get(id, now),
       delete: async (id) => (await kysely()).responses.delete(id),
