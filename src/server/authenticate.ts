@@ -15,6 +15,9 @@ export function presentedKey(headers: HeaderSource): string | undefined {
 
 export type OpenAccessMode = 'auto' | 'always' | 'never';
 
+/** Whether keyless calls get through at this moment: always, only while no key exists yet, or not. */
+export type OpenAccessState = 'always' | 'until-first-key' | 'off';
+
 /**
  * Decides who is calling. Without any key in the store, `auto` lets every call through
  * anonymously, so a fresh install works at once with SDKs that insist on sending some key (on
@@ -42,6 +45,11 @@ export class Authenticator {
     const record = await this.verifier.verify(secret);
     if (record === undefined) throw new GatewayError('invalid_api_key', 'Invalid API key.');
     return record;
+  }
+
+  async openAccessState(): Promise<OpenAccessState> {
+    if (this.openAccess === 'always') return 'always';
+    return (await this.allowsAnonymous()) ? 'until-first-key' : 'off';
   }
 
   private async allowsAnonymous(): Promise<boolean> {
