@@ -19,7 +19,8 @@ Usage:
   switchyard migrate                               bring the database schema up to date
   switchyard usage [--key ID] [--since YYYY-MM-DD] [--json]
 
-Every command takes --config FILE (or SWITCHYARD_CONFIG); DATABASE_URL, REDIS_URL and PORT override it.`;
+Every command takes --config FILE (or SWITCHYARD_CONFIG); DATABASE_URL, REDIS_URL, PORT and
+SWITCHYARD_LOG_FORMAT (auto, json or readable) override it.`;
 
 export async function main(argv: readonly string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -50,7 +51,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   try {
     switch (command) {
       case 'serve':
-        return await runServeCommand(loadConfig(loadOptions));
+        return await runServeCommand(loadConfig(loadOptions), process.stdout.isTTY === true);
       case 'sim':
         return await runSimCommand({ port: port ?? 8788, host: values.host ?? '127.0.0.1' });
       case 'migrate':

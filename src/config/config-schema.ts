@@ -81,7 +81,14 @@ export const configSchema = z
       })
       .strict()
       .default({ attempts_per_route: 2, backoff_ms: 100, timeout_ms: 60_000 }),
-    log: z.object({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info') }).strict().default({ level: 'info' }),
+    log: z
+      .object({
+        level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+        /** `auto`: readable lines when stdout is a terminal, JSON lines otherwise (process managers, collectors). */
+        format: z.enum(['auto', 'json', 'readable']).default('auto'),
+      })
+      .strict()
+      .default({ level: 'info', format: 'auto' }),
     providers: z.record(z.string().min(1), providerSchema).default({}),
     models: z.array(modelSchema).default([]),
   })

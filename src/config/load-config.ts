@@ -77,6 +77,7 @@ function substituteEnvironment(value: unknown, environment: Environment, path: r
 function applyEnvironmentOverrides(raw: Record<string, unknown>, environment: Environment): void {
   if (environment.DATABASE_URL) setPath(raw, ['database', 'url'], environment.DATABASE_URL);
   if (environment.REDIS_URL) setPath(raw, ['redis', 'url'], environment.REDIS_URL);
+  if (environment.SWITCHYARD_LOG_FORMAT) setPath(raw, ['log', 'format'], environment.SWITCHYARD_LOG_FORMAT);
   if (environment.PORT) {
     const port = Number(environment.PORT);
     if (!Number.isInteger(port)) throw new ConfigError(`PORT: expected a whole number, got "${environment.PORT}"`);

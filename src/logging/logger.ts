@@ -1,4 +1,4 @@
-import { destination as pinoDestination, pino, type Logger } from 'pino';
+import { destination as pinoDestination, pino, type DestinationStream, type Logger } from 'pino';
 
 export type { Logger };
 
@@ -6,7 +6,7 @@ export type { Logger };
  * The gateway's structured logger. Credentials are redacted by path so that a header or config
  * object logged by mistake still never shows a key.
  */
-export function createLogger(level: string, destination?: NodeJS.WritableStream): Logger {
+export function createLogger(level: string, destination?: NodeJS.WritableStream | DestinationStream): Logger {
   return pino(
     {
       level,

@@ -15,6 +15,9 @@ export function presentedKey(headers: HeaderSource): string | undefined {
 
 export type OpenAccessMode = 'auto' | 'always' | 'never';
 
+/** Whether keyless calls get through at this moment: always, only while no key exists yet, or not. */
+export type OpenAccessState = 'always' | 'until-first-key' | 'off';
+
 /**
  * Decides who is calling. `auto` is open access for a fresh install on loopback: until the first
  * key exists, calls need no key, and the placeholder values SDKs insist on sending (`any`,
@@ -50,6 +53,11 @@ export class Authenticator {
     // Placeholders ride along only in `auto`: `always` promises that a presented key is checked.
     if (this.openAccess === 'auto' && !secret.startsWith(apiKeyPrefix) && (await this.allowsAnonymous())) return undefined;
     throw new GatewayError('invalid_api_key', 'Invalid API key.');
+  }
+
+  async openAccessState(): Promise<OpenAccessState> {
+    if (this.openAccess === 'always') return 'always';
+    return (await this.allowsAnonymous()) ? 'until-first-key' : 'off';
   }
 
   private async allowsAnonymous(): Promise<boolean> {

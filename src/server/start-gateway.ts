@@ -26,6 +26,8 @@ export interface StartOptions {
   readonly logger?: Logger;
   /** An already open storage (tests share one); otherwise `config.database.url` is opened. */
   readonly storage?: Storage;
+  /** Log the `switchyard listening` record (the default); the CLI on a terminal prints its own start line instead. */
+  readonly logListening?: boolean;
 }
 
 /** Opens storage, starts the built-in simulator when the config uses it, and serves HTTP. */
@@ -50,7 +52,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   const server = await listen(createServer(createRequestListener(services)), config.server.host, config.server.port);
   const port = (server.address() as AddressInfo).port;
   const url = `http://${config.server.host.includes(':') ? `[${config.server.host}]` : config.server.host}:${port}`;
-  logger.info({ url, models: catalog.models.filter((model) => model.callable).map((model) => model.id) }, 'switchyard listening');
+  if (options.logListening !== false) logger.info({ url, models: catalog.models.filter((model) => model.callable).map((model) => model.id) }, 'switchyard listening');
   return {
     url,
     port,

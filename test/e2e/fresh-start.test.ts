@@ -17,18 +17,20 @@ describe('a fresh start with no configuration', () => {
   let workDirectory: string;
   let gatewayProcess: ChildProcess;
   let url: string;
+  let stdout = '';
 
   beforeAll(async () => {
     if (!existsSync(path.join(root, 'dist', 'cli', 'main.js'))) throw new Error('run `npm run build` first (npm test does)');
     workDirectory = mkdtempSync(path.join(tmpdir(), 'switchyard-fresh-'));
     const environment = { ...process.env };
-    for (const name of ['SWITCHYARD_CONFIG', 'DATABASE_URL', 'OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GEMINI_API_KEY']) delete environment[name];
+    for (const name of ['SWITCHYARD_CONFIG', 'SWITCHYARD_LOG_FORMAT', 'DATABASE_URL', 'OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GEMINI_API_KEY']) delete environment[name];
     gatewayProcess = spawn(process.execPath, [bin, 'serve', '--port', '0'], { cwd: workDirectory, env: environment, stdio: ['ignore', 'pipe', 'pipe'] });
     url = await new Promise<string>((resolve, reject) => {
       let output = '';
       const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${output}`)), 20_000);
       gatewayProcess.stdout!.on('data', (chunk: Buffer) => {
         output += chunk.toString('utf8');
+        stdout += chunk.toString('utf8');
         const match = /"url":"(http:\/\/[^"]+)"/.exec(output);
         if (match?.[1]) {
           clearTimeout(timer);
@@ -71,5 +73,12 @@ describe('a fresh start with no configuration', () => {
     const exited = new Promise<number | null>((resolve) => gatewayProcess.once('exit', (code) => resolve(code)));
     gatewayProcess.kill('SIGTERM');
     expect(await exited).toBe(0);
+  });
+
+  it('logs JSON lines, one record per line, when stdout is not a terminal', () => {
+    const lines = stdout.trimEnd().split('\n');
+    const records = lines.map((line) => JSON.parse(line) as { level: number; time: number; msg: string });
+    expect(records.map((record) => record.msg)).toEqual(expect.arrayContaining(['switchyard listening', 'shutting down']));
+    for (const record of records) expect(record).toEqual(expect.objectContaining({ level: expect.any(Number), time: expect.any(Number) }));
   });
 });
