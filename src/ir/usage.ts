@@ -8,6 +8,8 @@ export interface Usage {
   readonly inputUncached: number;
   readonly cacheRead: number;
   readonly cacheWrite: number;
+  /** The part of `cacheWrite` kept one hour rather than five minutes (Anthropic prices it higher). */
+  readonly cacheWriteOneHour?: number;
   /** Visible output tokens, reasoning excluded. */
   readonly output: number;
   readonly reasoning: number;

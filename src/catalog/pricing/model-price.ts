@@ -1,0 +1,69 @@
+import type { PicoUsd } from './decimal-usd.js';
+
+/**
+ * A token rate in pico-USD per million tokens. Long-context prices rise with the request's size:
+ * the rate of the highest tier whose threshold the request's input tokens exceed applies to every
+ * token of the bucket (as the vendors bill it).
+ */
+export interface TokenRate {
+  readonly base: PicoUsd;
+  readonly tiers: readonly { readonly aboveInputTokens: number; readonly rate: PicoUsd }[];
+}
+
+/** Prices of the disjoint token buckets of `Usage`. */
+export interface TokenPrices {
+  readonly input: TokenRate;
+  readonly output: TokenRate;
+  readonly cacheRead: TokenRate;
+  /** Cache writes kept five minutes (Anthropic's default; the only kind other vendors have). */
+  readonly cacheWrite: TokenRate;
+  /** Cache writes kept one hour. */
+  readonly cacheWriteOneHour: TokenRate;
+  readonly reasoning: TokenRate;
+}
+
+/** One image price: quality × size → pico-USD per image returned. */
+export interface ImageTierPrice {
+  readonly quality: string;
+  readonly size: string;
+  readonly perImage: PicoUsd;
+}
+
+export interface ImagePrices {
+  readonly tiers: readonly ImageTierPrice[];
+  /** Token charges on top of the per-image price, only where the model's price has them. */
+  readonly tokens?: TokenPrices;
+}
+
+/** What identifies one sold video variant. */
+export interface VideoVariantKey {
+  readonly mode: string;
+  readonly resolution: string;
+  readonly aspectRatio: string;
+}
+
+export interface VideoVariantPrice extends VideoVariantKey {
+  readonly perSecond: PicoUsd;
+}
+
+export interface VideoPrices {
+  readonly variants: readonly VideoVariantPrice[];
+}
+
+/** The prices of one model from a date on (UTC midnight), markup already applied. */
+export interface PriceEntry {
+  /** `YYYY-MM-DD`. */
+  readonly effectiveFrom: string;
+  readonly text?: TokenPrices;
+  readonly image?: ImagePrices;
+  readonly video?: VideoPrices;
+}
+
+/** Where a model's prices came from, shown to operators. */
+export type PriceSource = 'config' | 'dataset' | 'builtin';
+
+/** Every price of one model over time, oldest first: past, current and scheduled. */
+export interface PriceSchedule {
+  readonly entries: readonly PriceEntry[];
+  readonly source: PriceSource;
+}

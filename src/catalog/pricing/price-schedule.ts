@@ -1,0 +1,35 @@
+import type { PriceEntry, PriceSchedule } from './model-price.js';
+
+/** UTC midnight of a `YYYY-MM-DD` date, in milliseconds. */
+function startOf(day: string): number {
+  return Date.parse(`${day}T00:00:00Z`);
+}
+
+/** The entries sorted oldest first; two entries on one day are a configuration error. */
+export function scheduleOf(entries: readonly PriceEntry[], source: PriceSchedule['source']): PriceSchedule {
+  const sorted = [...entries].sort((left, right) => startOf(left.effectiveFrom) - startOf(right.effectiveFrom));
+  for (let index = 1; index < sorted.length; index += 1) {
+    if (sorted[index]?.effectiveFrom === sorted[index - 1]?.effectiveFrom) {
+      throw new RangeError(`two prices take effect on ${sorted[index]?.effectiveFrom}`);
+    }
+  }
+  return { entries: sorted, source };
+}
+
+/** The price in force at `at`: the latest entry that had taken effect; undefined before the first. */
+export function priceAt(schedule: PriceSchedule | undefined, at: Date): PriceEntry | undefined {
+  if (schedule === undefined) return undefined;
+  const time = at.getTime();
+  let current: PriceEntry | undefined;
+  for (const entry of schedule.entries) {
+    if (startOf(entry.effectiveFrom) > time) break;
+    current = entry;
+  }
+  return current;
+}
+
+/** Entries that take effect after `at`: the prices published as scheduled. */
+export function scheduledAfter(schedule: PriceSchedule | undefined, at: Date): PriceEntry[] {
+  if (schedule === undefined) return [];
+  return schedule.entries.filter((entry) => startOf(entry.effectiveFrom) > at.getTime());
+}
