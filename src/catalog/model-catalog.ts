@@ -1,8 +1,9 @@
-import type { GatewayConfig, ModelConfig, ProviderConfig } from '../config/config-schema.js';
-import { builtinSimulatorUrl } from '../config/default-config.js';
-import type { UpstreamTarget } from '../providers/provider-adapter.js';
-import { adapterForKind } from '../providers/registry.js';
-import { parsePrice, type Price } from '../catalog/price.js';
+import type { GatewayConfig } from '../config/config-schema.js';
+import type { PriceEntry, PriceSchedule } from './pricing/model-price.js';
+import type { ProviderKind, UpstreamTarget } from '../providers/provider-adapter.js';
+import { catalogModelFromConfig } from './catalog-model-from-config.js';
+import type { ImageModelRecord, LegacyImageAlias } from './records/image-model-record.js';
+import type { VideoModelRecord } from './records/video-model-record.js';
 
 export type OutputModality = 'text' | 'image' | 'video';
 
@@ -16,72 +17,53 @@ export interface CatalogModel {
   readonly aliases: readonly string[];
   readonly outputModality: OutputModality;
   readonly ownedBy: string;
-  /** Unix seconds, for the OpenAI list shape: when the operator's price took effect, or 0. */
+  /** Unix seconds, for the OpenAI list shape: when the price in force took effect, or 0. */
   readonly created: number;
   readonly routes: readonly CatalogRoute[];
-  /** True when at least one route has what it needs to be called (credentials or a local server). */
+  /** True when the model can be sold: a route with what it needs (credentials or a local server), and for video a priced variant. */
   readonly callable: boolean;
-  readonly price: Price | undefined;
+  /** Past, current and scheduled prices; undefined for a model without a price (published as unpriced, never as free). */
+  readonly prices: PriceSchedule | undefined;
+  readonly image?: ImageModelRecord;
+  readonly video?: VideoModelRecord;
 }
 
-/** Public model ids and aliases → models with their ordered, resolved routes. */
+/** Default token prices for an upstream model (the pricing dataset), kept out of the catalog so tests can give their own. */
+export type TokenPriceDefaults = (kind: ProviderKind, modelId: string) => readonly PriceEntry[] | undefined;
+
+export interface CatalogOptions {
+  /** Where the built-in simulator listens, when `builtin:sim` routes exist. */
+  readonly simulatorUrl?: string;
+  readonly tokenPriceDefaults?: TokenPriceDefaults;
+  /** The time prices and sellability are judged at (now, unless a test says otherwise). */
+  readonly now?: Date;
+}
+
+/** Public model ids, aliases and legacy aliases → models with their ordered, resolved routes, records and prices. */
 export class ModelCatalog {
   private readonly byName = new Map<string, CatalogModel>();
+  private readonly legacyByName = new Map<string, LegacyImageAlias>();
   readonly models: readonly CatalogModel[];
 
-  constructor(config: GatewayConfig, simulatorUrl: string | undefined) {
-    this.models = config.models.map((model) => buildModel(model, config, simulatorUrl));
+  constructor(config: GatewayConfig, options: CatalogOptions = {}) {
+    this.models = config.models.map((model, index) => catalogModelFromConfig(model, `models[${index}]`, config, options));
     for (const model of this.models) {
       this.byName.set(model.id, model);
       for (const alias of model.aliases) this.byName.set(alias, model);
+      for (const legacy of model.image?.legacyAliases ?? []) {
+        this.byName.set(legacy.id, model);
+        this.legacyByName.set(legacy.id, legacy);
+      }
     }
   }
 
-  /** The model a public id or alias names, if it is configured. */
+  /** The model a public id, alias or legacy alias names, if it is configured. */
   find(name: string): CatalogModel | undefined {
     return this.byName.get(name);
   }
-}
 
-function buildModel(model: ModelConfig, config: GatewayConfig, simulatorUrl: string | undefined): CatalogModel {
-  const routes = model.routes.flatMap((route): CatalogRoute[] => {
-    const provider = config.providers[route.provider] as ProviderConfig;
-    const baseUrl = resolveBaseUrl(provider, simulatorUrl);
-    if (baseUrl === undefined) return [];
-    const target: UpstreamTarget = {
-      providerName: route.provider,
-      kind: provider.type,
-      baseUrl,
-      model: route.model,
-      ...(provider.api_key ? { apiKey: provider.api_key } : {}),
-      ...(provider.headers ? { headers: provider.headers } : {}),
-      ...(provider.responses ? { servesResponses: true } : {}),
-    };
-    return [{ target, timeoutMs: route.timeout_ms ?? provider.timeout_ms }];
-  });
-  const price = model.price ? parsePrice(model.price) : undefined;
-  return {
-    id: model.id,
-    aliases: model.aliases,
-    outputModality: model.output_modality,
-    ownedBy: model.owned_by ?? model.routes[0]?.provider ?? 'switchyard',
-    created: price ? Math.floor(price.effectiveFrom.getTime() / 1000) : 0,
-    routes,
-    callable: routes.some((route) => isCallable(route.target, config.providers[route.target.providerName] as ProviderConfig)),
-    price,
-  };
-}
-
-/** A hosted vendor needs a key; a self-hosted or simulated upstream does not. */
-function isCallable(target: UpstreamTarget, provider: ProviderConfig): boolean {
-  if (target.apiKey) return true;
-  return !adapterForKind(provider.type).apiRoot.credentialRequired || provider.base_url !== undefined;
-}
-
-/** The API root of a provider as its kind's SDK takes it; undefined when it cannot be reached. */
-export function resolveBaseUrl(provider: ProviderConfig, simulatorUrl: string | undefined): string | undefined {
-  const { apiRoot } = adapterForKind(provider.type);
-  if (provider.base_url === builtinSimulatorUrl) return simulatorUrl === undefined ? undefined : `${simulatorUrl}${apiRoot.pathOnOrigin}`;
-  const configured = provider.base_url ?? apiRoot.defaultBaseUrl;
-  return configured === undefined ? undefined : apiRoot.normalise(configured);
+  /** The legacy image model a name stands for, when it is one. */
+  legacyImageAlias(name: string): LegacyImageAlias | undefined {
+    return this.legacyByName.get(name);
+  }
 }

@@ -1,7 +1,7 @@
 import type { GatewayConfig } from '../config/config-schema.js';
 import { displayPrefix, hashApiKey, mintApiKeySecret, mintKeyId } from '../keys/api-key-secret.js';
 import { endpointFamilies, isEndpointFamily } from '../keys/endpoint-family.js';
-import { parseDecimalMicros } from '../catalog/price.js';
+import { parseUsdToNano } from '../catalog/pricing/decimal-usd.js';
 import { openStorage } from '../storage/open-storage.js';
 import type { ApiKeyRecord } from '../storage/ports.js';
 import { UsageError } from './main.js';
@@ -84,7 +84,7 @@ function canonicalModelIds(config: GatewayConfig, names: readonly string[]): str
 
 function parseBudget(value: string): bigint {
   try {
-    return parseDecimalMicros(value) * 1000n;
+    return parseUsdToNano(value);
   } catch {
     throw new UsageError(`--budget-usd: expected a decimal amount such as 25 or 12.50, got '${value}'`);
   }

@@ -1,12 +1,5 @@
 import { z } from 'zod';
-
-/** A price as a decimal string of USD, e.g. "3.00" or "0.075". Parsed exactly, never as a float. */
-const decimalPrice = z.string().regex(/^\d+(\.\d+)?$/, 'a decimal number of USD as a string, e.g. "3.00"');
-/** Numbers substituted from the environment (`port: ${PORT}`) arrive as strings: accept them when numeric. */
-function numeric<Schema extends z.ZodNumber>(schema: Schema) {
-  return z.preprocess((value) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value), schema);
-}
-const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date YYYY-MM-DD');
+import { imageRulesSchema, legacyAliasSchema, numeric, priceSchema, videoRecordSchema } from './model-record-schema.js';
 
 export const providerTypes = ['openai', 'openai-compatible', 'anthropic', 'gemini'] as const;
 
@@ -33,24 +26,17 @@ const routeSchema = z
   })
   .strict();
 
-const priceSchema = z
-  .object({
-    input_per_mtok: decimalPrice.optional(),
-    output_per_mtok: decimalPrice.optional(),
-    cache_read_per_mtok: decimalPrice.optional(),
-    cache_write_per_mtok: decimalPrice.optional(),
-    reasoning_per_mtok: decimalPrice.optional(),
-    effective_from: isoDate.optional(),
-  })
-  .strict();
-
 const modelSchema = z
   .object({
     id: z.string().min(1),
     aliases: z.array(z.string().min(1)).default([]),
     output_modality: z.enum(['text', 'image', 'video']).default('text'),
     owned_by: z.string().optional(),
+    /** Older ids served by this model, each checked against its own rules (image models). */
+    legacy_aliases: z.array(legacyAliasSchema).default([]),
     routes: z.array(routeSchema).min(1),
+    image: imageRulesSchema.optional(),
+    video: videoRecordSchema.optional(),
     price: priceSchema.optional(),
   })
   .strict();
@@ -98,4 +84,3 @@ export type GatewayConfig = z.infer<typeof configSchema>;
 export type ProviderConfig = z.infer<typeof providerSchema>;
 export type ModelConfig = z.infer<typeof modelSchema>;
 export type RouteConfig = z.infer<typeof routeSchema>;
-export type PriceConfig = z.infer<typeof priceSchema>;

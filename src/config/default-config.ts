@@ -5,6 +5,56 @@ export const builtinSimulatorUrl = 'builtin:sim';
 
 type RawConfig = Record<string, unknown>;
 
+/** The simulator's image model: gpt-image's rules and tiers, and dall-e-3 as its legacy alias. */
+const simImageModel = {
+  id: 'sim-image',
+  output_modality: 'image',
+  owned_by: 'switchyard-sim',
+  legacy_aliases: ['dall-e-3'],
+  routes: [{ provider: 'sim-openai', model: 'sim-image' }],
+  image: {
+    sizes: ['1024x1024', '1536x1024', '1024x1536', 'auto'],
+    qualities: ['low', 'medium', 'high', 'auto'],
+    max_n: 4,
+    response_formats: ['b64_json', 'url'],
+    output_formats: ['png', 'jpeg', 'webp'],
+    backgrounds: ['transparent', 'opaque', 'auto'],
+    streaming: true,
+    edits: true,
+  },
+  price: {
+    effective_from: '2026-01-01',
+    per_image: {
+      'low/1024x1024': '0.01',
+      'low/1536x1024': '0.015',
+      'low/1024x1536': '0.015',
+      'medium/1024x1024': '0.04',
+      'medium/1536x1024': '0.06',
+      'medium/1024x1536': '0.06',
+      'high/1024x1024': '0.16',
+      'high/1536x1024': '0.24',
+      'high/1024x1536': '0.24',
+    },
+  },
+};
+
+/** The simulator's video model: 720p sold per second; its 1080p variant has no price, so it is not sold. */
+const simVideoModel = {
+  id: 'sim-video',
+  output_modality: 'video',
+  owned_by: 'switchyard-sim',
+  routes: [{ provider: 'sim-openai', model: 'sim-video' }],
+  video: {
+    variants: [
+      { mode: 'text-to-video', resolution: '720p', aspect_ratio: '16:9', seconds: [4, 8, 12], usd_per_second: '0.10' },
+      { mode: 'text-to-video', resolution: '720p', aspect_ratio: '9:16', seconds: [4, 8, 12], usd_per_second: '0.10' },
+      { mode: 'image-to-video', resolution: '720p', aspect_ratio: '16:9', seconds: [4, 8], usd_per_second: '0.12' },
+      { mode: 'text-to-video', resolution: '1080p', aspect_ratio: '16:9', seconds: [8] },
+    ],
+  },
+  price: { effective_from: '2026-01-01' },
+};
+
 /**
  * The configuration used when no file is given: the built-in simulator behind one model per
  * upstream wire format (so every translation path works offline), plus every real provider whose
@@ -21,6 +71,8 @@ export function defaultConfig(environment: Readonly<Record<string, string | unde
     { id: 'sim-gpt', aliases: ['sim'], owned_by: 'switchyard-sim', routes: [{ provider: 'sim-openai', model: 'sim-gpt' }], price: simPrice },
     { id: 'sim-claude', owned_by: 'switchyard-sim', routes: [{ provider: 'sim-anthropic', model: 'sim-claude' }], price: simPrice },
     { id: 'sim-gemini', owned_by: 'switchyard-sim', routes: [{ provider: 'sim-gemini', model: 'sim-gemini' }], price: simPrice },
+    simImageModel,
+    simVideoModel,
   ];
   if (environment.OPENAI_API_KEY) {
     providers.openai = { type: 'openai', api_key: environment.OPENAI_API_KEY };

@@ -98,7 +98,8 @@ function setPath(target: Record<string, unknown>, path: readonly string[], value
 function checkReferences(config: GatewayConfig, file: string | undefined): void {
   const seen = new Map<string, string>();
   config.models.forEach((model, modelIndex) => {
-    for (const name of [model.id, ...model.aliases]) {
+    const legacyIds = model.legacy_aliases.map((legacy) => (typeof legacy === 'string' ? legacy : legacy.id));
+    for (const name of [model.id, ...model.aliases, ...legacyIds]) {
       const previous = seen.get(name);
       if (previous !== undefined) {
         throw new ConfigError(`${where(file)}models[${modelIndex}]: "${name}" is already used by ${previous}`);
@@ -117,8 +118,19 @@ function checkReferences(config: GatewayConfig, file: string | undefined): void 
 }
 
 function describeIssues(error: z.ZodError, file: string | undefined): string {
-  const lines = error.issues.map((issue) => `${formatPath(issue.path)}: ${issue.message}`);
+  const lines = error.issues.flatMap(explainIssue).map((issue) => `${formatPath(issue.path)}: ${issue.message}`);
   return `${where(file)}invalid configuration\n  ${lines.join('\n  ')}`;
+}
+
+/**
+ * A value that may take one of several shapes (a price object or a list of them) fails as a whole;
+ * the useful message is the one from the shape the value has, not "expected array".
+ */
+function explainIssue(issue: z.core.$ZodIssue): { path: readonly PropertyKey[]; message: string }[] {
+  if (issue.code !== 'invalid_union' || issue.errors.length === 0) return [{ path: issue.path, message: issue.message }];
+  const branches = issue.errors.filter((branch) => !branch.some((inner) => inner.code === 'invalid_type' && inner.path.length === 0));
+  if (branches.length !== 1) return [{ path: issue.path, message: issue.message }];
+  return (branches[0] as z.core.$ZodIssue[]).flatMap((inner) => explainIssue({ ...inner, path: [...issue.path, ...inner.path] }));
 }
 
 function where(file: string | undefined): string {

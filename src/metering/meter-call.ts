@@ -4,7 +4,8 @@ import type { CallOutcome } from '../call/call-outcome.js';
 import type { ApiKeyRecord } from '../storage/ports.js';
 import { estimateUsage } from './estimate-usage.js';
 import type { LedgerWriter } from './ledger-writer.js';
-import { costNanoUsd } from '../catalog/price.js';
+import { costNanoUsd } from '../catalog/pricing/cost.js';
+import { priceAt } from '../catalog/pricing/price-schedule.js';
 
 export interface MeteringFacts {
   readonly requestId: string;
@@ -39,7 +40,8 @@ export async function meterCall(ledger: LedgerWriter, outcome: CallOutcome, fact
     output: usage.output,
     reasoning: usage.reasoning,
     usageEstimated: usage.estimated === true,
-    costNanoUsd: costNanoUsd(facts.model.price, usage),
+    // Priced at the price in force when the call was made, not when its entry is written.
+    costNanoUsd: costNanoUsd(priceAt(facts.model.prices, new Date(facts.startedAt)), { tokens: usage }),
     createdAt: new Date(facts.startedAt),
     durationMs: Date.now() - facts.startedAt,
   });

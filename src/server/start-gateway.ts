@@ -37,7 +37,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   await storage.migrate();
   const usesSimulator = Object.values(config.providers).some((provider) => provider.base_url === builtinSimulatorUrl);
   const simulator = usesSimulator ? await startSimulator({ host: '127.0.0.1', port: 0 }) : undefined;
-  const catalog = new ModelCatalog(config, simulator?.url);
+  const catalog = new ModelCatalog(config, { ...(simulator === undefined ? {} : { simulatorUrl: simulator.url }) });
   const verifier = new ApiKeyVerifier(storage.keys);
   const ledger = new LedgerWriter(storage.ledger, logger);
   const services: GatewayServices = {

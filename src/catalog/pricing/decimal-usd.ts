@@ -35,3 +35,10 @@ export function withMarkup(rate: PicoUsd, markupPercent: string | undefined): Pi
   if (product % 1_000_000n !== 0n) throw new RangeError(`the markup ${markupPercent}% makes a price finer than a pico-USD`);
   return product / 1_000_000n;
 }
+
+/** Parses a decimal USD amount into nano-USD, the unit costs and budgets are kept in; finer is refused. */
+export function parseUsdToNano(value: string): bigint {
+  const pico = parseUsdToPico(value);
+  if (pico % 1000n !== 0n) throw new RangeError(`"${value}" is finer than a nano-USD`);
+  return pico / 1000n;
+}

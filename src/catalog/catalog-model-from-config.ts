@@ -1,0 +1,99 @@
+import type { GatewayConfig, ModelConfig, ProviderConfig } from '../config/config-schema.js';
+import { ConfigError } from '../config/load-config.js';
+import { builtinSimulatorUrl } from '../config/default-config.js';
+import type { UpstreamTarget } from '../providers/provider-adapter.js';
+import { adapterForKind } from '../providers/registry.js';
+import type { CatalogModel, CatalogOptions, CatalogRoute } from './model-catalog.js';
+import { buildPriceSchedule } from './pricing/build-price-schedule.js';
+import type { PriceSchedule } from './pricing/model-price.js';
+import { priceEntryFromConfig } from './pricing/price-entry-from-config.js';
+import { priceAt, scheduleOf } from './pricing/price-schedule.js';
+import { builtinImageRecords } from './records/builtin-image-records.js';
+import { builtinVideoRecords } from './records/builtin-video-records.js';
+import { resolveImageRecord } from './records/resolve-image-record.js';
+import { resolveVideoRecord } from './records/resolve-video-record.js';
+import type { VideoModelRecord } from './records/video-model-record.js';
+import { sellableVariants } from './sellable-variants.js';
+
+/** One configured model with its routes resolved, its built-in record merged and its prices built. */
+export function catalogModelFromConfig(model: ModelConfig, where: string, config: GatewayConfig, options: CatalogOptions): CatalogModel {
+  const routes = model.routes.flatMap((route): CatalogRoute[] => {
+    const provider = config.providers[route.provider] as ProviderConfig;
+    const baseUrl = resolveBaseUrl(provider, options.simulatorUrl);
+    if (baseUrl === undefined) return [];
+    const target: UpstreamTarget = {
+      providerName: route.provider,
+      kind: provider.type,
+      baseUrl,
+      model: route.model,
+      ...(provider.api_key ? { apiKey: provider.api_key } : {}),
+      ...(provider.headers ? { headers: provider.headers } : {}),
+      ...(provider.responses ? { servesResponses: true } : {}),
+    };
+    return [{ target, timeoutMs: route.timeout_ms ?? provider.timeout_ms }];
+  });
+  const upstreamModel = model.routes[0]?.model ?? model.id;
+  const configuredPrices = model.price === undefined ? undefined : Array.isArray(model.price) ? model.price : [model.price];
+  const reachable = routes.some((route) => isCallable(route.target, config.providers[route.target.providerName] as ProviderConfig));
+  const now = options.now ?? new Date();
+  const base = { id: model.id, aliases: model.aliases, outputModality: model.output_modality, routes };
+
+  if (model.output_modality === 'image') {
+    const builtin = builtinImageRecords[model.id] ?? builtinImageRecords[upstreamModel];
+    const image = resolveImageRecord(where, builtin?.image, model.image, model.legacy_aliases);
+    const defaults = builtin === undefined ? undefined : scheduleOf([priceEntryFromConfig(builtin.price, 'image')], 'builtin');
+    const prices = schedule(where, () => buildPriceSchedule(configuredPrices, defaults, 'image'));
+    return { ...base, ownedBy: model.owned_by ?? builtin?.ownedBy ?? routeOwner(model), created: createdAt(prices, now), callable: reachable, prices, image };
+  }
+  if (model.legacy_aliases.length > 0) throw new ConfigError(`${where}.legacy_aliases: only image models have legacy aliases`);
+
+  if (model.output_modality === 'video') {
+    const builtin = builtinVideoRecords[model.id] ?? builtinVideoRecords[upstreamModel];
+    const resolved = resolveVideoRecord(builtin, model.video);
+    if (resolved === undefined) throw new ConfigError(`${where}.video.variants: a video model the gateway does not know by id needs its variants`);
+    const prices = schedule(where, () => buildPriceSchedule(configuredPrices, resolved.variantPrices, 'video'));
+    const video: VideoModelRecord = resolved.record;
+    const callable = reachable && sellableVariants(video, priceAt(prices, now)).length > 0;
+    return { ...base, ownedBy: model.owned_by ?? builtin?.ownedBy ?? routeOwner(model), created: createdAt(prices, now), callable, prices, video };
+  }
+
+  const firstTarget = routes[0]?.target;
+  const datasetEntries =
+    firstTarget === undefined ? undefined : (options.tokenPriceDefaults?.(firstTarget.kind, firstTarget.model) ?? options.tokenPriceDefaults?.(firstTarget.kind, model.id));
+  const defaults = datasetEntries === undefined || datasetEntries.length === 0 ? undefined : scheduleOf(datasetEntries, 'dataset');
+  const prices = schedule(where, () => buildPriceSchedule(configuredPrices, defaults, 'text'));
+  return { ...base, ownedBy: model.owned_by ?? routeOwner(model), created: createdAt(prices, now), callable: reachable, prices };
+}
+
+/** Price errors (two prices on one day, a markup finer than a pico-USD) name the model's field. */
+function schedule(where: string, build: () => PriceSchedule | undefined): PriceSchedule | undefined {
+  try {
+    return build();
+  } catch (error) {
+    if (error instanceof RangeError) throw new ConfigError(`${where}.price: ${error.message}`);
+    throw error;
+  }
+}
+
+function routeOwner(model: ModelConfig): string {
+  return model.routes[0]?.provider ?? 'switchyard';
+}
+
+function createdAt(prices: PriceSchedule | undefined, now: Date): number {
+  const current = priceAt(prices, now) ?? prices?.entries[0];
+  return current === undefined ? 0 : Math.floor(Date.parse(`${current.effectiveFrom}T00:00:00Z`) / 1000);
+}
+
+/** A hosted vendor needs a key; a self-hosted or simulated upstream does not. */
+function isCallable(target: UpstreamTarget, provider: ProviderConfig): boolean {
+  if (target.apiKey) return true;
+  return !adapterForKind(provider.type).apiRoot.credentialRequired || provider.base_url !== undefined;
+}
+
+/** The API root of a provider as its kind's SDK takes it; undefined when it cannot be reached. */
+export function resolveBaseUrl(provider: ProviderConfig, simulatorUrl: string | undefined): string | undefined {
+  const { apiRoot } = adapterForKind(provider.type);
+  if (provider.base_url === builtinSimulatorUrl) return simulatorUrl === undefined ? undefined : `${simulatorUrl}${apiRoot.pathOnOrigin}`;
+  const configured = provider.base_url ?? apiRoot.defaultBaseUrl;
+  return configured === undefined ? undefined : apiRoot.normalise(configured);
+}
