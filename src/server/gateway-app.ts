@@ -7,7 +7,9 @@ import { messagesFormat } from '../formats/messages/index.js';
 import { handleCountTokens } from './count-tokens-endpoint.js';
 import { errorResponse } from './error-response.js';
 import type { GatewayServices } from './gateway-services.js';
-import { handleListModels, handleRetrieveModel } from './models-endpoint.js';
+import { handleImageModels, handleVideoModels } from './discovery/media-models-endpoints.js';
+import { handleListModels, handleRetrieveModel } from './discovery/models-endpoint.js';
+import { handlePricing } from './discovery/pricing-endpoint.js';
 import { newRequestId } from './request-id.js';
 import { textEndpointPaths, textEndpoints } from './text-endpoints.js';
 import { handleDeleteResponse, handleGetResponse } from './stored-response-endpoints.js';
@@ -31,6 +33,14 @@ export function createGatewayApp(services: GatewayServices): Hono<GatewayEnviron
       app.all(path, (context) => methodNotAllowed(context.get('requestId'), 'POST', format));
     }
   }
+  // Pricing and media-model discovery exist only under /v1 (interface.md §1); matched before /models/{id}.
+  app.get('/v1/models/pricing', (context) => handlePricing(context, services));
+  app.get('/v1/images/models', (context) => handleImageModels(context, services));
+  app.get('/v1/videos/models', (context) => handleVideoModels(context, services));
+  app.get('/models/pricing', (context) => notFound(context.get('requestId'), context.req.method, context.req.path));
+  for (const path of ['/v1/models/pricing', '/v1/images/models', '/v1/videos/models']) {
+    app.all(path, (context) => methodNotAllowed(context.get('requestId'), 'GET'));
+  }
   for (const prefix of ['', '/v1']) {
     app.get(`${prefix}/models`, (context) => handleListModels(context, services));
     app.get(`${prefix}/models/:id{.+}`, (context) => handleRetrieveModel(context, services));
@@ -45,11 +55,7 @@ export function createGatewayApp(services: GatewayServices): Hono<GatewayEnviron
     app.all(path, (context) => methodNotAllowed(context.get('requestId'), 'POST', messagesFormat));
   }
 
-  app.notFound((context) => {
-    const requestId = context.get('requestId') ?? newRequestId();
-    const error = new GatewayError('not_found', `Unknown path: ${context.req.method} ${context.req.path}`);
-    return errorResponse(error, requestId, isMessagesPath(context.req.path) ? messagesFormat : undefined);
-  });
+  app.notFound((context) => notFound(context.get('requestId') ?? newRequestId(), context.req.method, context.req.path));
   app.onError((error, context) => {
     const requestId = context.get('requestId') ?? newRequestId();
     services.logger.error({ requestId, err: error }, 'unhandled error');
@@ -61,6 +67,11 @@ export function createGatewayApp(services: GatewayServices): Hono<GatewayEnviron
 /** Paths of the Messages family answer in the Anthropic error shape (interface.md §1). */
 function isMessagesPath(path: string): boolean {
   return path.startsWith('/messages') || path.startsWith('/v1/messages');
+}
+
+function notFound(requestId: string, method: string, path: string): Response {
+  const error = new GatewayError('not_found', `Unknown path: ${method} ${path}`);
+  return errorResponse(error, requestId, isMessagesPath(path) ? messagesFormat : undefined);
 }
 
 function methodNotAllowed(requestId: string, allowed: string, format?: ClientFormat): Response {
