@@ -131,11 +131,11 @@ describe('a good configuration file', () => {
 });
 
 describe('without a configuration file', () => {
-  it('starts on defaults: SQLite under ./data and the three simulator models', () => {
+  it('starts on defaults: SQLite under ./data and the simulator's text, image and video models', () => {
     const config = loadConfig({ environment: {} });
     expect(config.database.url).toBe('sqlite:./data/switchyard.db');
     expect(config.server).toMatchObject({ host: '127.0.0.1', port: 8787 });
-    expect(config.models.map((model) => model.id)).toEqual(['sim-gpt', 'sim-claude', 'sim-gemini']);
+    expect(config.models.map((model) => model.id)).toEqual(['sim-gpt', 'sim-claude', 'sim-gemini', 'sim-image', 'sim-video']);
     expect(Object.values(config.providers).every((provider) => provider.base_url === 'builtin:sim')).toBe(true);
   });
 

@@ -107,10 +107,10 @@ describe.each(['/v1', ''])('GET %s/models', (prefix) => {
 
   it.each([
     ['text', textIds],
-    ['image', ['media-image']],
-    ['video', ['media-video']],
-    ['all', [...textIds, 'media-image', 'media-video'].sort()],
-    ['image,video', ['media-image', 'media-video']],
+    ['image', ['media-image', 'sim-image']],
+    ['video', ['media-video', 'sim-video']],
+    ['all', [...textIds, 'media-image', 'media-video', 'sim-image', 'sim-video'].sort()],
+    ['image,video', ['media-image', 'media-video', 'sim-image', 'sim-video']],
   ])('output_modalities=%s selects those models', async (modalities, expected) => {
     const { response, body } = await listModels(gateway, `${prefix}/models?output_modalities=${modalities}`);
     expect(response.status).toBe(200);
@@ -181,7 +181,7 @@ describe('the official client', () => {
 
   it('passes output_modalities through models.list() query options', async () => {
     const page = await client.models.list({ query: { output_modalities: 'image' } });
-    expect(page.data.map((model) => model.id)).toEqual(['media-image']);
+    expect(page.data.map((model) => model.id).sort()).toEqual(['media-image', 'sim-image']);
   });
 
   it('retrieves with models.retrieve(), including an id with a slash', async () => {
