@@ -131,7 +131,7 @@ describe('a good configuration file', () => {
 });
 
 describe('without a configuration file', () => {
-  it('starts on defaults: SQLite under ./data and the simulator's text, image and video models', () => {
+  it('starts on defaults: SQLite under ./data and the simulator text, image and video models', () => {
     const config = loadConfig({ environment: {} });
     expect(config.database.url).toBe('sqlite:./data/switchyard.db');
     expect(config.server).toMatchObject({ host: '127.0.0.1', port: 8787 });
