@@ -5,8 +5,21 @@ function startOf(day: string): number {
   return Date.parse(`${day}T00:00:00Z`);
 }
 
-/** The entries sorted oldest first; two entries on one day are a configuration error. */
+/** True for a `YYYY-MM-DD` that names a real day (not "2026-02-30"). */
+function isCalendarDay(day: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return false;
+  const start = startOf(day);
+  return !Number.isNaN(start) && new Date(start).toISOString().startsWith(day);
+}
+
+/**
+ * The entries sorted oldest first. Two entries on one day are a configuration error, and so is a
+ * date that is no day: it would compare as NaN, and such an entry would be in force at any time.
+ */
 export function scheduleOf(entries: readonly PriceEntry[], source: PriceSchedule['source']): PriceSchedule {
+  for (const entry of entries) {
+    if (!isCalendarDay(entry.effectiveFrom)) throw new RangeError(`"${entry.effectiveFrom}" is not a YYYY-MM-DD date`);
+  }
   const sorted = [...entries].sort((left, right) => startOf(left.effectiveFrom) - startOf(right.effectiveFrom));
   for (let index = 1; index < sorted.length; index += 1) {
     if (sorted[index]?.effectiveFrom === sorted[index - 1]?.effectiveFrom) {

@@ -42,6 +42,19 @@ describe('Messages usage tap (passthrough)', () => {
     expect(tap.usage()).toEqual({ inputUncached: 565, cacheRead: 0, cacheWrite: 0, output: 48, reasoning: 0 });
   });
 
+  it('reads the one-hour cache writes of message_start, which message_delta does not restate', () => {
+    // The recorded anthropic-text stream's two usage events, with a cache write of 2048 tokens kept one hour.
+    const start =
+      '{"type":"message_start","message":{"model":"claude-sonnet-4-5-20250929","id":"msg_01QC4g3HwBThD4BaNtBckFDJ","type":"message","role":"assistant","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":12,"cache_creation_input_tokens":2048,"cache_read_input_tokens":0,"cache_creation":{"ephemeral_5m_input_tokens":0,"ephemeral_1h_input_tokens":2048},"output_tokens":1,"service_tier":"standard"}}}';
+    const delta =
+      '{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"input_tokens":12,"cache_creation_input_tokens":2048,"cache_read_input_tokens":0,"output_tokens":30}}';
+    const tap = messagesFormat.createUsageTap();
+    tap.observe('message_start', start);
+    tap.observe('message_delta', delta);
+    tap.observe('message_stop', '{"type":"message_stop"}');
+    expect(tap.usage()).toEqual({ inputUncached: 12, cacheRead: 0, cacheWrite: 2048, cacheWriteOneHour: 2048, output: 30, reasoning: 0 });
+  });
+
   it('reports no usage for a stream that carried none', () => {
     const tap = messagesFormat.createUsageTap();
     tap.observe('content_block_delta', '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"x"}}');

@@ -169,6 +169,20 @@ describe('Anthropic stream decoder on recorded streams', () => {
     expect(result.content).toEqual([{ type: 'text', text: 'pong' }]);
   });
 
+  it('carries the one-hour cache writes of message_start to the final usage', () => {
+    // The recorded anthropic-text stream with its message_start usage given a one-hour cache write.
+    const lines = fixtureLines('anthropic-text.chunks.txt').map((line) =>
+      line.replace(
+        '"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"cache_creation":{"ephemeral_5m_input_tokens":0,"ephemeral_1h_input_tokens":0}',
+        '"cache_creation_input_tokens":4096,"cache_read_input_tokens":0,"cache_creation":{"ephemeral_5m_input_tokens":1024,"ephemeral_1h_input_tokens":3072}',
+      ).replace('"usage":{"input_tokens":12,"cache_creation_input_tokens":0,', '"usage":{"input_tokens":12,"cache_creation_input_tokens":4096,'),
+    );
+    const decoder = createAnthropicStreamDecoder(request);
+    const events = lines.flatMap((line) => decoder.push(undefined, line));
+    const result = assemble([...events, ...decoder.end()]);
+    expect(result.usage).toEqual({ inputUncached: 12, cacheRead: 0, cacheWrite: 4096, cacheWriteOneHour: 3072, output: 30, reasoning: 0 });
+  });
+
   it('skips server-tool blocks and citations and numbers the remaining blocks from 0', () => {
     const events = replay('anthropic-web-search-tool.1.chunks.txt');
     const result = assemble(events);

@@ -2,7 +2,13 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { mergeMessagesUsage, messagesUsageFromUsage, readMessagesUsage, usageFromMessagesUsage } from './messages-usage.js';
+import {
+  mergeMessagesUsage,
+  messagesUsageFromUsage,
+  readMessagesUsage,
+  usageFromMessagesFigures,
+  usageFromMessagesUsage,
+} from './messages-usage.js';
 
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const fixtureDirectory = path.resolve(repositoryRoot, 'test/fixtures/anthropic/messages');
@@ -47,6 +53,51 @@ describe('Messages usage → IR usage', () => {
   it('treats null cache figures (as in message_delta) as zero', () => {
     const usage = usageFromMessagesUsage({ input_tokens: 5, cache_read_input_tokens: null, output_tokens: 2 });
     expect(usage).toEqual({ inputUncached: 5, cacheRead: 0, cacheWrite: 0, output: 2, reasoning: 0 });
+  });
+
+  it('keeps cache writes as one total and notes the part kept one hour from cache_creation', () => {
+    const usage = usageFromMessagesUsage({
+      input_tokens: 10,
+      cache_creation_input_tokens: 1500,
+      cache_read_input_tokens: 3000,
+      cache_creation: { ephemeral_5m_input_tokens: 500, ephemeral_1h_input_tokens: 1000 },
+      output_tokens: 40,
+    });
+    expect(usage).toEqual({ inputUncached: 10, cacheRead: 3000, cacheWrite: 1500, cacheWriteOneHour: 1000, output: 40, reasoning: 0 });
+  });
+
+  it('leaves the one-hour part out when none of the cache writes was kept one hour (recorded body)', () => {
+    const usage = usageFromMessagesUsage(fixtureUsage('anthropic-text.json'));
+    expect(usage).not.toHaveProperty('cacheWriteOneHour');
+  });
+
+  it('never reports more one-hour writes than cache writes in all', () => {
+    const usage = usageFromMessagesUsage({
+      input_tokens: 1,
+      cache_creation_input_tokens: 100,
+      cache_creation: { ephemeral_1h_input_tokens: 250 },
+      output_tokens: 1,
+    });
+    expect(usage.cacheWriteOneHour).toBe(100);
+  });
+
+  it('keeps the one-hour figure of message_start when message_delta does not restate it', () => {
+    const start = readMessagesUsage({
+      input_tokens: 12,
+      cache_creation_input_tokens: 2048,
+      cache_read_input_tokens: 0,
+      cache_creation: { ephemeral_5m_input_tokens: 0, ephemeral_1h_input_tokens: 2048 },
+      output_tokens: 1,
+    });
+    const delta = readMessagesUsage({ input_tokens: 12, cache_creation_input_tokens: 2048, cache_read_input_tokens: 0, output_tokens: 30 });
+    expect(usageFromMessagesFigures(mergeMessagesUsage(start, delta))).toEqual({
+      inputUncached: 12,
+      cacheRead: 0,
+      cacheWrite: 2048,
+      cacheWriteOneHour: 2048,
+      output: 30,
+      reasoning: 0,
+    });
   });
 
   it('lets later cumulative figures replace only the fields they restate', () => {

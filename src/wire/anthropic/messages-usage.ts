@@ -1,5 +1,5 @@
 import type { Usage } from '../../ir/index.js';
-import { isRecord, readNumber, readRecord } from '../../json/json-value.js';
+import { isRecord, readCount, readNumber, readRecord } from '../../json/json-value.js';
 import type { MessagesUsage } from './messages-types.js';
 
 /**
@@ -9,6 +9,8 @@ import type { MessagesUsage } from './messages-types.js';
 export interface MessagesUsageFigures {
   readonly input?: number;
   readonly cacheWrite?: number;
+  /** The part of `cacheWrite` kept one hour (`cache_creation.ephemeral_1h_input_tokens`). */
+  readonly cacheWriteOneHour?: number;
   readonly cacheRead?: number;
   readonly output?: number;
   readonly thinking?: number;
@@ -21,6 +23,7 @@ export function readMessagesUsage(value: unknown): MessagesUsageFigures {
   return {
     input: readNumber(value, 'input_tokens'),
     cacheWrite: readNumber(value, 'cache_creation_input_tokens'),
+    cacheWriteOneHour: readCount(readRecord(value, 'cache_creation'), 'ephemeral_1h_input_tokens'),
     cacheRead: readNumber(value, 'cache_read_input_tokens'),
     output: readNumber(value, 'output_tokens'),
     thinking: details === undefined ? undefined : readNumber(details, 'thinking_tokens'),
@@ -32,6 +35,7 @@ export function mergeMessagesUsage(earlier: MessagesUsageFigures, later: Message
   return {
     input: later.input ?? earlier.input,
     cacheWrite: later.cacheWrite ?? earlier.cacheWrite,
+    cacheWriteOneHour: later.cacheWriteOneHour ?? earlier.cacheWriteOneHour,
     cacheRead: later.cacheRead ?? earlier.cacheRead,
     output: later.output ?? earlier.output,
     thinking: later.thinking ?? earlier.thinking,
@@ -41,15 +45,20 @@ export function mergeMessagesUsage(earlier: MessagesUsageFigures, later: Message
 /**
  * Messages figures → disjoint IR buckets. Input is already disjoint from the cache figures;
  * output includes thinking, so thinking is taken out when the upstream reports it (without
- * `thinking_tokens` the split is unknown and everything counts as output).
+ * `thinking_tokens` the split is unknown and everything counts as output). `cacheWrite` stays the
+ * total of both cache lifetimes; the one-hour part is noted beside it only when there is one,
+ * because it is priced higher.
  */
 export function usageFromMessagesFigures(figures: MessagesUsageFigures): Usage {
   const output = figures.output ?? 0;
   const reasoning = Math.min(figures.thinking ?? 0, output);
+  const cacheWrite = figures.cacheWrite ?? 0;
+  const cacheWriteOneHour = Math.min(figures.cacheWriteOneHour ?? 0, cacheWrite);
   return {
     inputUncached: figures.input ?? 0,
     cacheRead: figures.cacheRead ?? 0,
-    cacheWrite: figures.cacheWrite ?? 0,
+    cacheWrite,
+    ...(cacheWriteOneHour > 0 ? { cacheWriteOneHour } : {}),
     output: output - reasoning,
     reasoning,
   };
