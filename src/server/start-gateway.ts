@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ModelCatalog } from '../catalog/model-catalog.js';
+import { buildCatalog } from '../catalog/build-catalog.js';
 import type { GatewayConfig } from '../config/config-schema.js';
 import { builtinSimulatorUrl } from '../config/default-config.js';
 import { ApiKeyVerifier } from '../keys/api-key-verifier.js';
@@ -37,7 +37,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   await storage.migrate();
   const usesSimulator = Object.values(config.providers).some((provider) => provider.base_url === builtinSimulatorUrl);
   const simulator = usesSimulator ? await startSimulator({ host: '127.0.0.1', port: 0 }) : undefined;
-  const catalog = new ModelCatalog(config, { ...(simulator === undefined ? {} : { simulatorUrl: simulator.url }) });
+  const catalog = await buildCatalog(config, simulator?.url);
   const verifier = new ApiKeyVerifier(storage.keys);
   const ledger = new LedgerWriter(storage.ledger, logger);
   const services: GatewayServices = {
