@@ -38,6 +38,8 @@ export async function meterCall(ledger: LedgerWriter, outcome: CallOutcome, fact
     cacheWrite: usage.cacheWrite,
     output: usage.output,
     reasoning: usage.reasoning,
+    images: 0,
+    videoSeconds: 0,
     usageEstimated: usage.estimated === true,
     costNanoUsd: costNanoUsd(facts.model.price, usage),
     createdAt: new Date(facts.startedAt),
