@@ -15,7 +15,7 @@ export async function runUsageCommand(config: GatewayConfig, options: { key?: st
     });
     const described = rows.map((row) => ({ ...row, cost_usd: nanoToDecimal(row.costNanoUsd), costNanoUsd: row.costNanoUsd.toString() }));
     if (options.json) console.log(JSON.stringify(described));
-    else for (const row of described) console.log(`${row.day}  ${row.keyId ?? '(anonymous)'}  ${row.model}  requests=${row.requests}  input=${row.inputTokens}  output=${row.outputTokens}  cost=$${row.cost_usd}`);
+    else for (const row of described) console.log(`${row.day}  ${row.keyId ?? '(anonymous)'}  ${row.model}  requests=${row.requests}  input=${row.inputTokens}  output=${row.outputTokens}  images=${row.images}  video_seconds=${row.videoSeconds}  cost=$${row.cost_usd}`);
     return 0;
   } finally {
     await storage.close();

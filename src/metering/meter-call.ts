@@ -39,6 +39,8 @@ export async function meterCall(ledger: LedgerWriter, outcome: CallOutcome, fact
     cacheWrite: usage.cacheWrite,
     output: usage.output,
     reasoning: usage.reasoning,
+    images: 0,
+    videoSeconds: 0,
     usageEstimated: usage.estimated === true,
     // Priced at the price in force when the call was made, not when its entry is written.
     costNanoUsd: costNanoUsd(priceAt(facts.model.prices, new Date(facts.startedAt)), { tokens: usage }),

@@ -62,6 +62,10 @@ export interface LedgerEntry {
   readonly cacheWrite: number;
   readonly output: number;
   readonly reasoning: number;
+  /** Images returned to the client; 0 for text calls. */
+  readonly images: number;
+  /** Whole seconds of video delivered; 0 for everything but a finished video job. */
+  readonly videoSeconds: number;
   /** True when the upstream gave no usage and the gateway counted it. */
   readonly usageEstimated: boolean;
   readonly costNanoUsd: bigint;
@@ -97,6 +101,8 @@ export interface LedgerTotals {
   readonly cacheReadTokens: number;
   readonly cacheWriteTokens: number;
   readonly reasoningTokens: number;
+  readonly images: number;
+  readonly videoSeconds: number;
   readonly costNanoUsd: bigint;
 }
 

@@ -1,7 +1,9 @@
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPostgresTestDatabase, type PostgresTestDatabase } from '../../test/support/postgres-test-database.js';
 import { openStorage } from './open-storage.js';
-import { describeStorageContract } from './storage-contract.js';
+import { describeStorageContract, type UnmigratedDatabase } from './storage-contract.js';
 
 // `npm test` runs under scripts/with-postgres.js, which always sets this; it is absent only when
 // vitest is started by hand without that wrapper.
@@ -25,7 +27,20 @@ if (adminUrl === undefined || adminUrl === '') {
     await Promise.all(databases.map((database) => database.drop()));
   });
 
-  describeStorageContract('postgres', async () => openStorage(await openFreshDatabase()));
+  async function openUnmigratedDatabase(): Promise<UnmigratedDatabase> {
+    const url = await openFreshDatabase();
+    const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url }) }) });
+    return {
+      dialect: 'postgres',
+      db,
+      async reopen() {
+        await db.destroy();
+        return openStorage(url);
+      },
+    };
+  }
+
+  describeStorageContract('postgres', async () => openStorage(await openFreshDatabase()), openUnmigratedDatabase);
 
   describe('postgres storage', () => {
     it('accepts a postgresql:// URL and reports its dialect', async () => {

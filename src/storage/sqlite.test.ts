@@ -1,10 +1,11 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStorage } from './open-storage.js';
-import { describeStorageContract, ledgerEntry } from './storage-contract.js';
+import { describeStorageContract, ledgerEntry, type UnmigratedDatabase } from './storage-contract.js';
 
 const temporaryDirectory = mkdtempSync(path.join(os.tmpdir(), 'switchyard-sqlite-test-'));
 let databaseCounter = 0;
@@ -18,7 +19,21 @@ afterAll(() => {
   rmSync(temporaryDirectory, { recursive: true, force: true });
 });
 
-describeStorageContract('sqlite file', () => openStorage(`sqlite:${nextDatabaseFile()}`));
+async function openUnmigratedFile(): Promise<UnmigratedDatabase> {
+  const file = nextDatabaseFile();
+  mkdirSync(path.dirname(file), { recursive: true });
+  const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: new Database(file) }) });
+  return {
+    dialect: 'sqlite',
+    db,
+    async reopen() {
+      await db.destroy();
+      return openStorage(`sqlite:${file}`);
+    },
+  };
+}
+
+describeStorageContract('sqlite file', () => openStorage(`sqlite:${nextDatabaseFile()}`), openUnmigratedFile);
 describeStorageContract('sqlite memory', () => openStorage('sqlite::memory:'));
 
 describe('sqlite storage', () => {

@@ -1,11 +1,27 @@
+import { Migrator, sql, type Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ApiKeyRecord, LedgerEntry, Storage, StoredResponseRecord } from './ports.js';
+import { storageMigrationProvider } from './migrations/storage-migrations.js';
+import type { ApiKeyRecord, LedgerEntry, Storage, StorageDialect, StoredResponseRecord } from './ports.js';
+
+/** An empty database reached through a bare Kysely, so a test can build it at an earlier schema. */
+export interface UnmigratedDatabase {
+  readonly dialect: StorageDialect;
+  readonly db: Kysely<unknown>;
+  /** Releases `db` and opens the same database through the adapter under test. */
+  reopen(): Promise<Storage>;
+}
 
 /**
  * Behaviour every Storage adapter must show. Each test gets a freshly opened storage from
- * `open` (which must return an empty database) and closes it afterwards.
+ * `open` (which must return an empty database) and closes it afterwards. `openUnmigrated`, when
+ * given, adds the tests of upgrading a database written by an earlier schema; it needs a
+ * database that outlives its first connection, so an in-memory one cannot offer it.
  */
-export function describeStorageContract(name: string, open: () => Promise<Storage>): void {
+export function describeStorageContract(
+  name: string,
+  open: () => Promise<Storage>,
+  openUnmigrated?: () => Promise<UnmigratedDatabase>,
+): void {
   describe(`${name} storage contract`, () => {
     let storage: Storage;
 
@@ -110,6 +126,36 @@ export function describeStorageContract(name: string, open: () => Promise<Storag
         expect(await storage.ledger.append(second)).toBe(false);
         expect(await storage.ledger.list({})).toEqual([first]);
         expect(await storage.ledger.spentNanoUsd('key_1')).toBe(100n);
+      });
+
+      it('writes and reads back the images and video seconds buckets', async () => {
+        const text = ledgerEntry({ requestId: 'req_text', createdAt: at('2025-03-01T12:00:00Z') });
+        const images = ledgerEntry({ ...mediaOnly, requestId: 'req_images', endpoint: 'images', images: 4, createdAt: at('2025-03-01T12:00:01Z') });
+        const video = ledgerEntry({ ...mediaOnly, requestId: 'req_video', endpoint: 'videos', videoSeconds: 12, createdAt: at('2025-03-01T12:00:02Z') });
+        await storage.ledger.append(text);
+        expect(await storage.ledger.appendMany([images, video])).toBe(2);
+        expect(await storage.ledger.list({})).toEqual([video, images, text]);
+      });
+
+      it('keeps the first entry\'s images and video seconds when a request id is appended again', async () => {
+        const first = ledgerEntry({ ...mediaOnly, endpoint: 'images', images: 2, videoSeconds: 0 });
+        expect(await storage.ledger.append(first)).toBe(true);
+        expect(await storage.ledger.append(ledgerEntry({ ...first, images: 5, videoSeconds: 8 }))).toBe(false);
+        expect(await storage.ledger.appendMany([ledgerEntry({ ...first, images: 9, videoSeconds: 30 })])).toBe(0);
+        expect(await storage.ledger.list({})).toEqual([first]);
+      });
+
+      it('sums images and video seconds in totals beside the token buckets', async () => {
+        await storage.ledger.appendMany([
+          ledgerEntry({ requestId: 'r1', images: 1 }),
+          ledgerEntry({ requestId: 'r2', images: 3, videoSeconds: 5 }),
+          ledgerEntry({ requestId: 'r3', videoSeconds: 8 }),
+          ledgerEntry({ requestId: 'r4', model: 'm2', images: 7, videoSeconds: 11 }),
+        ]);
+        expect(await storage.ledger.totals({})).toEqual([
+          { ...totalsRow('key_1', 'gpt-4o-mini', '2025-03-01', 3, 3n * 12_345n), images: 4, videoSeconds: 13 },
+          { ...totalsRow('key_1', 'm2', '2025-03-01', 1, 12_345n), images: 7, videoSeconds: 11 },
+        ]);
       });
 
       it('appends a batch in one go, skipping request ids already stored or repeated in the batch', async () => {
@@ -242,6 +288,40 @@ export function describeStorageContract(name: string, open: () => Promise<Storag
       });
     });
   });
+
+  if (openUnmigrated === undefined) return;
+  const unmigrated = openUnmigrated;
+
+  describe(`${name} storage upgraded from the initial schema`, () => {
+    it('gives a ledger row written before the images and video buckets 0 in both, and accepts them after', async () => {
+      const database = await unmigrated();
+      let reopened: Storage | undefined;
+      try {
+        const migrator = new Migrator({ db: database.db, provider: storageMigrationProvider(database.dialect) });
+        const initial = await migrator.migrateTo('0001_initial_schema');
+        expect(initial.error).toBeUndefined();
+        // The insert the initial schema's build made, as literals both dialects read alike.
+        await sql`insert into usage_ledger (request_id, key_id, model, provider, upstream_model, endpoint, status,
+          input_uncached, cache_read, cache_write, output, reasoning, usage_estimated, cost_nano_usd, created_at, duration_ms)
+          values ('req_before', 'key_1', 'gpt-4o-mini', 'openai', 'gpt-4o-mini-2024-07-18', 'chat', 200,
+          10, 3, 2, 20, 5, false, 12345, '2025-03-01T12:00:00.000Z', 842)`.execute(database.db);
+
+        reopened = await database.reopen();
+        await reopened.migrate();
+        const before = ledgerEntry({ requestId: 'req_before' });
+        expect(before).toMatchObject({ images: 0, videoSeconds: 0 });
+        expect(await reopened.ledger.list({})).toEqual([before]);
+        expect(await reopened.ledger.totals({})).toEqual([totalsRow('key_1', 'gpt-4o-mini', '2025-03-01', 1, 12_345n)]);
+
+        const after = ledgerEntry({ requestId: 'req_after', images: 2, videoSeconds: 6, createdAt: at('2025-03-01T13:00:00Z') });
+        expect(await reopened.ledger.append(after)).toBe(true);
+        expect(await reopened.ledger.list({})).toEqual([after, before]);
+      } finally {
+        if (reopened === undefined) await database.db.destroy();
+        else await reopened.close();
+      }
+    });
+  });
 }
 
 function at(iso: string): Date {
@@ -283,6 +363,8 @@ export function ledgerEntry(overrides: Partial<LedgerEntry> = {}): LedgerEntry {
     cacheWrite: 2,
     output: 20,
     reasoning: 5,
+    images: 0,
+    videoSeconds: 0,
     usageEstimated: false,
     costNanoUsd: 12_345n,
     createdAt: at('2025-03-01T12:00:00.000Z'),
@@ -290,6 +372,9 @@ export function ledgerEntry(overrides: Partial<LedgerEntry> = {}): LedgerEntry {
     ...overrides,
   };
 }
+
+/** No token buckets, as a video job's entry or an image call whose upstream counts no tokens. */
+const mediaOnly = { inputUncached: 0, cacheRead: 0, cacheWrite: 0, output: 0, reasoning: 0 } as const;
 
 function totalsRow(keyId: string | null, model: string, day: string, requests: number, costNanoUsd: bigint) {
   return {
@@ -302,6 +387,8 @@ function totalsRow(keyId: string | null, model: string, day: string, requests: n
     cacheReadTokens: 3 * requests,
     cacheWriteTokens: 2 * requests,
     reasoningTokens: 5 * requests,
+    images: 0,
+    videoSeconds: 0,
     costNanoUsd,
   };
 }

@@ -100,13 +100,16 @@ export function checkAnswer(format: FormatName, answer: ClientAnswer, exchange: 
 export function checkLedger(entry: LedgerEntry, decoded: IrResponse): void {
   expect(entry.usageEstimated, 'usage estimated').toBe(false);
   expect(entry.status).toBe(200);
-  const { inputUncached, cacheRead, cacheWrite, output, reasoning } = entry;
+  const { inputUncached, cacheRead, cacheWrite, output, reasoning, images, videoSeconds } = entry;
   const usage = decoded.usage;
-  expect({ inputUncached, cacheRead, cacheWrite, output, reasoning }, 'ledger buckets').toEqual({
+  // A text call delivers no images and no video, whatever the upstream.
+  expect({ inputUncached, cacheRead, cacheWrite, output, reasoning, images, videoSeconds }, 'ledger buckets').toEqual({
     inputUncached: usage.inputUncached,
     cacheRead: usage.cacheRead,
     cacheWrite: usage.cacheWrite,
     output: usage.output,
     reasoning: usage.reasoning,
+    images: 0,
+    videoSeconds: 0,
   });
 }

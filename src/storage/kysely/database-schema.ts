@@ -44,6 +44,8 @@ export interface UsageLedgerTable {
   cache_write: number;
   output: number;
   reasoning: number;
+  images: number;
+  video_seconds: number;
   usage_estimated: BooleanColumn;
   cost_nano_usd: MoneyColumn;
   created_at: TimestampColumn;

@@ -10,7 +10,7 @@ import type { StorageDatabase } from './database-schema.js';
 import type { SqlValueCodec } from './sql-value-codec.js';
 import { readBigInt, readDate, readNumber } from './sql-values.js';
 
-/** 16 columns a row: 500 rows stay far below SQLite's and PostgreSQL's bound-parameter limits. */
+/** 18 columns a row: 500 rows stay far below SQLite's and PostgreSQL's bound-parameter limits. */
 const rowsPerStatement = 500;
 
 export class KyselyUsageLedger implements UsageLedger {
@@ -53,6 +53,8 @@ export class KyselyUsageLedger implements UsageLedger {
       cache_write: entry.cacheWrite,
       output: entry.output,
       reasoning: entry.reasoning,
+      images: entry.images,
+      video_seconds: entry.videoSeconds,
       usage_estimated: codec.writeBoolean(entry.usageEstimated),
       cost_nano_usd: entry.costNanoUsd,
       created_at: codec.writeTimestamp(entry.createdAt),
@@ -76,6 +78,8 @@ export class KyselyUsageLedger implements UsageLedger {
         'cache_write',
         'output',
         'reasoning',
+        'images',
+        'video_seconds',
         'usage_estimated',
         // Read as text: better-sqlite3 would otherwise return a float for values above 2^53.
         sql<string>`cast(${sql.ref('cost_nano_usd')} as text)`.as('cost_nano_usd'),
@@ -101,6 +105,8 @@ export class KyselyUsageLedger implements UsageLedger {
       cacheWrite: readNumber(row.cache_write),
       output: readNumber(row.output),
       reasoning: readNumber(row.reasoning),
+      images: readNumber(row.images),
+      videoSeconds: readNumber(row.video_seconds),
       usageEstimated: this.codec.readBoolean(row.usage_estimated),
       costNanoUsd: readBigInt(row.cost_nano_usd),
       createdAt: readDate(row.created_at),
@@ -122,6 +128,8 @@ export class KyselyUsageLedger implements UsageLedger {
         sql<unknown>`sum(${sql.ref('cache_read')})`.as('cache_read_tokens'),
         sql<unknown>`sum(${sql.ref('cache_write')})`.as('cache_write_tokens'),
         sql<unknown>`sum(${sql.ref('reasoning')})`.as('reasoning_tokens'),
+        sql<unknown>`sum(${sql.ref('images')})`.as('images'),
+        sql<unknown>`sum(${sql.ref('video_seconds')})`.as('video_seconds'),
         sql<string>`cast(sum(${sql.ref('cost_nano_usd')}) as text)`.as('cost_nano_usd'),
       ])
       .groupBy(['key_id', 'model', day])
@@ -143,6 +151,8 @@ export class KyselyUsageLedger implements UsageLedger {
       cacheReadTokens: readNumber(row.cache_read_tokens),
       cacheWriteTokens: readNumber(row.cache_write_tokens),
       reasoningTokens: readNumber(row.reasoning_tokens),
+      images: readNumber(row.images),
+      videoSeconds: readNumber(row.video_seconds),
       costNanoUsd: readBigInt(row.cost_nano_usd),
     }));
   }

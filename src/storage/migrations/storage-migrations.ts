@@ -1,6 +1,7 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import type { StorageDialect } from '../ports.js';
 import { initialSchemaMigration } from './initial-schema.js';
+import { ledgerMediaBucketsMigration } from './ledger-media-buckets.js';
 
 /**
  * The one ordered list of migrations for both dialects. Kysely orders by name, so names start
@@ -9,6 +10,7 @@ import { initialSchemaMigration } from './initial-schema.js';
 export function storageMigrations(dialect: StorageDialect): Record<string, Migration> {
   return {
     '0001_initial_schema': initialSchemaMigration(dialect),
+    '0002_ledger_media_buckets': ledgerMediaBucketsMigration(),
   };
 }
 

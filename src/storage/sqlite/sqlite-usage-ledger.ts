@@ -14,12 +14,12 @@ export type LedgerReads = Pick<UsageLedger, 'list' | 'totals' | 'spentNanoUsd'>;
 /** Same columns, same order as the `?` placeholders bound in `insertRows`. */
 const insertStatement =
   'INSERT INTO usage_ledger (request_id, key_id, model, provider, upstream_model, endpoint, status, ' +
-  'input_uncached, cache_read, cache_write, output, reasoning, usage_estimated, cost_nano_usd, created_at, duration_ms) ' +
-  'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(request_id) DO NOTHING';
+  'input_uncached, cache_read, cache_write, output, reasoning, images, video_seconds, usage_estimated, cost_nano_usd, ' +
+  'created_at, duration_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(request_id) DO NOTHING';
 
 type InsertParameters = [
   string, string | null, string, string, string, string, number,
-  number, number, number, number, number, number, bigint, string, number,
+  number, number, number, number, number, number, number, number, bigint, string, number,
 ];
 
 /**
@@ -85,6 +85,8 @@ export class SqliteUsageLedger implements UsageLedger {
           entry.cacheWrite,
           entry.output,
           entry.reasoning,
+          entry.images,
+          entry.videoSeconds,
           writeSqliteBoolean(entry.usageEstimated),
           entry.costNanoUsd,
           writeSqliteTimestamp(entry.createdAt),
