@@ -34,7 +34,7 @@ describe('serve in readable form', () => {
   it('starts with one line naming the address, the models, the database and open access', async () => {
     const firstLine = gateway.stdout().split('\n')[0];
     expect(firstLine).toBe(
-      `switchyard listening on ${gateway.url} | text models: sim-gpt, sim-claude, sim-gemini | ` +
+      `switchyard listening on ${gateway.url} | text models: sim-gpt, sim-claude, sim-gemini | image models: sim-image | video models: sim-video | ` +
         `database: SQLite ${path.join(workDirectory, 'data', 'switchyard.db')} | open access: on until the first API key is created`,
     );
     const client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: 'not-needed-yet', maxRetries: 0 });
