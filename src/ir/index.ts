@@ -9,3 +9,4 @@ export * from './usage.js';
 export { StreamAccumulator } from './stream-accumulator.js';
 export { blobFromClientValue, clientBlobValue, mayHoldForeignBlob, type ClientBlobValue } from './client-blob.js';
 export type * from './format-name.js';
+export type * from './image-generation.js';

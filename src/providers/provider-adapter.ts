@@ -1,6 +1,6 @@
 import type { GatewayError } from '../errors/gateway-error.js';
 import type { FormatName } from '../ir/format-name.js';
-import type { IrRequest, IrResponse, IrStreamEvent } from '../ir/index.js';
+import type { ImageGenerationRequest, ImageGenerationResult, IrRequest, IrResponse, IrStreamEvent } from '../ir/index.js';
 
 export type ProviderKind = 'openai' | 'openai-compatible' | 'anthropic' | 'gemini';
 
@@ -27,6 +27,13 @@ export interface UpstreamHttpRequest {
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
+}
+
+/** An upstream call whose body may be bytes (a multipart form with images in it). */
+export interface UpstreamMediaRequest {
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string | Buffer;
 }
 
 /** Turns one upstream SSE stream into canonical events; holds its state in the closure. */
@@ -76,6 +83,17 @@ export interface TokenCounting {
 }
 
 /**
+ * Generating and editing images. The answer is read whole: upstreams send images as base64 in
+ * one JSON body (a stream of partial images is a separate, optional path).
+ */
+export interface ImageGeneration {
+  /** Whether this upstream edits images (`/images/edits` or its equivalent). */
+  readonly edits: boolean;
+  buildRequest(request: ImageGenerationRequest, target: UpstreamTarget): UpstreamMediaRequest;
+  decodeResponse(body: unknown, request: ImageGenerationRequest): ImageGenerationResult;
+}
+
+/**
  * An egress adapter: one upstream API kind. Pure translation; the HTTP call is made elsewhere.
  * What an upstream can do is a set of optional capabilities; an endpoint asks for the one it
  * serves and never looks at the kind.
@@ -89,6 +107,7 @@ export interface ProviderAdapter {
   decodeError(status: number, bodyText: string, headers: Readonly<Record<string, string>>): GatewayError;
   readonly text?: TextGeneration;
   readonly tokenCounting?: TokenCounting;
+  readonly images?: ImageGeneration;
 }
 
 /** An adapter known to generate text: what each text upstream's folder exports. */

@@ -1,0 +1,50 @@
+import type { Usage } from './usage.js';
+
+/** An image given with a request: the pictures to edit, or the mask that says where. */
+export interface ImageInput {
+  readonly bytes: Uint8Array;
+  readonly mediaType: string;
+  readonly filename: string;
+}
+
+export type ImageOutputFormat = 'png' | 'jpeg' | 'webp';
+
+/**
+ * A request to generate or edit images, in the terms of the model that serves it (a legacy
+ * alias's parameters are already mapped). Checked against the model's rules before it gets here.
+ */
+export interface ImageGenerationRequest {
+  readonly prompt: string;
+  readonly n: number;
+  /** `WxH`, or `auto`/absent where the model picks. */
+  readonly size?: string;
+  readonly quality?: string;
+  readonly outputFormat?: ImageOutputFormat;
+  readonly outputCompression?: number;
+  readonly background?: string;
+  readonly moderation?: string;
+  readonly style?: string;
+  readonly user?: string;
+  /** Partial images to stream before each final one (0 when not streaming). */
+  readonly partialImages: number;
+  /** The images to edit; absent for a generation. */
+  readonly inputImages?: readonly ImageInput[];
+  readonly mask?: ImageInput;
+}
+
+export interface GeneratedImage {
+  /** The image bytes, base64-encoded, as every upstream sends them. */
+  readonly base64: string;
+  readonly revisedPrompt?: string;
+}
+
+/** What an upstream produced, with the tier it reports having made (what `auto` turned into). */
+export interface ImageGenerationResult {
+  readonly images: readonly GeneratedImage[];
+  readonly size?: string;
+  readonly quality?: string;
+  readonly outputFormat?: ImageOutputFormat;
+  readonly background?: string;
+  /** Token usage, where the upstream reports it (the gpt-image family does). */
+  readonly usage?: Usage;
+}
