@@ -44,6 +44,10 @@ export const imageRulesSchema = z
     styles: z.array(z.string().min(1)).optional(),
     streaming: z.boolean().optional(),
     edits: z.boolean().optional(),
+    max_prompt_length: positiveInteger.optional(),
+    /** Edits: how many input images one request may carry, and how large each may be. */
+    max_input_images: positiveInteger.optional(),
+    max_input_image_bytes: positiveInteger.optional(),
   })
   .strict();
 

@@ -8,6 +8,8 @@ export const errorRegistry = {
   missing_field: { status: 400, retryable: false },
   invalid_field: { status: 400, retryable: false },
   unsupported_parameter: { status: 400, retryable: false },
+  /** A field the endpoint does not know (OpenAI's Images API refuses them by this code). */
+  unknown_parameter: { status: 400, retryable: false },
   /** A content kind the gateway cannot translate; a same-format upstream may still take it. */
   unsupported_content: { status: 400, retryable: false },
   authentication_required: { status: 401, retryable: false },

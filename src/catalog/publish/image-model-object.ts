@@ -30,6 +30,9 @@ export function imageParameters(rules: ImageRules): Record<string, unknown> {
     styles: rules.styles,
     streaming: rules.streaming,
     edits: rules.edits,
+    max_prompt_length: rules.maxPromptLength,
+    max_input_images: rules.maxInputImages,
+    max_input_image_bytes: rules.maxInputImageBytes,
   };
 }
 

@@ -48,6 +48,7 @@ const imagenRules: ImageRulesConfig = {
   styles: [],
   streaming: false,
   edits: false,
+  max_prompt_length: 2000,
 };
 
 /** Gemini's image-output models: aspect ratios at about one megapixel, billed per image. */
@@ -63,6 +64,8 @@ const geminiImageRules: ImageRulesConfig = {
   styles: [],
   streaming: false,
   edits: true,
+  max_input_images: 3,
+  max_input_image_bytes: 7 * 1024 * 1024,
 };
 
 /** Image models the gateway knows by id. Prices are the vendors' list prices on the date shown. */

@@ -26,6 +26,7 @@ export const builtinLegacyImageRecords: Readonly<Record<string, BuiltinLegacyIma
       styles: ['vivid', 'natural'],
       streaming: false,
       edits: false,
+      max_prompt_length: 4000,
     },
     qualityMeaning: { standard: 'medium', hd: 'high' },
     dropped: ['style'],
@@ -42,6 +43,10 @@ export const builtinLegacyImageRecords: Readonly<Record<string, BuiltinLegacyIma
       styles: [],
       streaming: false,
       edits: true,
+      max_prompt_length: 1000,
+      // dall-e-2 edited one square PNG under 4 MB.
+      max_input_images: 1,
+      max_input_image_bytes: 4 * 1024 * 1024,
     },
     qualityMeaning: { standard: 'low' },
     dropped: [],

@@ -27,6 +27,10 @@ export interface ImageRules {
   readonly styles: readonly string[];
   readonly streaming: boolean;
   readonly edits: boolean;
+  /** Characters. */
+  readonly maxPromptLength: number;
+  readonly maxInputImages: number;
+  readonly maxInputImageBytes: number;
 }
 
 /** How a legacy model's parameters become the current model's. */

@@ -12,6 +12,9 @@ const fallback = {
   styles: [],
   streaming: false,
   edits: false,
+  maxPromptLength: 32_000,
+  maxInputImages: 16,
+  maxInputImageBytes: 50 * 1024 * 1024,
 } as const satisfies Omit<ImageRules, 'sizes' | 'dimensions'>;
 
 /**
@@ -50,5 +53,8 @@ export function imageRulesFromConfig(builtin: ImageRulesConfig | undefined, conf
     styles: merged.styles ?? fallback.styles,
     streaming: merged.streaming ?? fallback.streaming,
     edits: merged.edits ?? fallback.edits,
+    maxPromptLength: merged.max_prompt_length ?? fallback.maxPromptLength,
+    maxInputImages: merged.max_input_images ?? fallback.maxInputImages,
+    maxInputImageBytes: merged.max_input_image_bytes ?? fallback.maxInputImageBytes,
   };
 }

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { parseUsdToPico } from '../../catalog/pricing/decimal-usd.js';
+import type { PriceEntry } from '../../catalog/pricing/model-price.js';
+import { imageCharge } from './image-charge.js';
+
+const price: PriceEntry = {
+  effectiveFrom: '2026-01-01',
+  image: {
+    tiers: [
+      { quality: 'low', size: '1024x1024', perImage: parseUsdToPico('0.011') },
+      { quality: 'high', size: '1024x1024', perImage: parseUsdToPico('0.167') },
+      { quality: 'high', size: '1536x1024', perImage: parseUsdToPico('0.25') },
+    ],
+  },
+};
+const images = (count: number) => Array.from({ length: count }, () => ({ base64: 'AA==' }));
+
+describe('what an image call costs', () => {
+  it('bills the tier asked × images returned', () => {
+    expect(imageCharge(price, { images: images(3) }, { quality: 'low', size: '1024x1024' })).toMatchObject({ costNanoUsd: 33_000_000n, count: 3, tierAssumed: false });
+  });
+
+  it('bills the tier the upstream reports when the request said auto or nothing', () => {
+    const charge = imageCharge(price, { images: images(2), quality: 'high', size: '1536x1024' }, { quality: 'auto' });
+    expect(charge).toMatchObject({ quality: 'high', size: '1536x1024', costNanoUsd: 500_000_000n, tierAssumed: false });
+  });
+
+  it('bills the dearest fitting tier when nobody says which was made, never nothing', () => {
+    expect(imageCharge(price, { images: images(1) }, { quality: 'auto', size: '1024x1024' })).toMatchObject({ quality: 'high', costNanoUsd: 167_000_000n, tierAssumed: true });
+    expect(imageCharge(price, { images: images(1) }, {})).toMatchObject({ size: '1536x1024', costNanoUsd: 250_000_000n, tierAssumed: true });
+  });
+
+  it('adds token charges only where the price has them', () => {
+    const usage = { inputUncached: 1_000_000, cacheRead: 0, cacheWrite: 0, output: 0, reasoning: 0 };
+    expect(imageCharge(price, { images: images(1), usage }, { quality: 'low', size: '1024x1024' }).costNanoUsd).toBe(11_000_000n);
+    const rate = { base: parseUsdToPico('5'), tiers: [] };
+    const withTokens: PriceEntry = { ...price, image: { tiers: price.image?.tiers ?? [], tokens: { input: rate, output: rate, cacheRead: rate, cacheWrite: rate, cacheWriteOneHour: rate, reasoning: rate } } };
+    expect(imageCharge(withTokens, { images: images(1), usage }, { quality: 'low', size: '1024x1024' }).costNanoUsd).toBe(5_011_000_000n);
+  });
+
+  it('costs nothing for a model without a price', () => {
+    expect(imageCharge(undefined, { images: images(2) }, { quality: 'low', size: '1024x1024' }).costNanoUsd).toBe(0n);
+  });
+});

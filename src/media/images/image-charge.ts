@@ -1,0 +1,40 @@
+import { costNanoUsd } from '../../catalog/pricing/cost.js';
+import type { ImageTierPrice, PriceEntry } from '../../catalog/pricing/model-price.js';
+import type { ImageGenerationResult } from '../../ir/image-generation.js';
+
+export interface ImageCharge {
+  /** The tier billed: what the upstream reports it made, else what was asked. */
+  readonly quality: string;
+  readonly size: string;
+  readonly count: number;
+  readonly costNanoUsd: bigint;
+  /** True when neither the upstream nor the request said which tier was made and the dearest one that fits was billed. */
+  readonly tierAssumed: boolean;
+}
+
+function concrete(value: string | undefined): string | undefined {
+  return value === undefined || value === 'auto' ? undefined : value;
+}
+
+/**
+ * The tier to bill. The upstream's report wins (it says what `auto` became); then the request. A
+ * tier nobody named, or one the price list lacks, is billed at the dearest priced tier that fits
+ * what is known — never as "unknown, $0".
+ */
+function tierToBill(price: PriceEntry | undefined, quality: string | undefined, size: string | undefined): { tier: Pick<ImageTierPrice, 'quality' | 'size'>; assumed: boolean } {
+  const tiers = price?.image?.tiers ?? [];
+  const exact = tiers.find((tier) => tier.quality === quality && tier.size === size);
+  if (exact !== undefined || tiers.length === 0) return { tier: { quality: quality ?? 'auto', size: size ?? 'auto' }, assumed: exact === undefined && tiers.length > 0 };
+  const fitting = tiers.filter((tier) => (quality === undefined || tier.quality === quality) && (size === undefined || tier.size === size));
+  const pool = fitting.length > 0 ? fitting : tiers;
+  const dearest = pool.reduce((best, tier) => (tier.perImage > best.perImage ? tier : best));
+  return { tier: dearest, assumed: true };
+}
+
+/** What a call that returned images costs at the price in force: per image at its tier, plus tokens where the price has them. */
+export function imageCharge(price: PriceEntry | undefined, result: ImageGenerationResult, asked: { quality?: string; size?: string }): ImageCharge {
+  const count = result.images.length;
+  const { tier, assumed } = tierToBill(price, concrete(result.quality) ?? concrete(asked.quality), concrete(result.size) ?? concrete(asked.size));
+  const cost = costNanoUsd(price, { ...(result.usage === undefined ? {} : { tokens: result.usage }), images: price?.image === undefined ? [] : [{ ...tier, count }] });
+  return { quality: tier.quality, size: tier.size, count, costNanoUsd: cost, tierAssumed: assumed };
+}

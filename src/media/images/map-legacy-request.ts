@@ -1,0 +1,17 @@
+import type { LegacyImageAlias } from '../../catalog/records/image-model-record.js';
+import type { ClientImageRequest } from './client-image-request.js';
+
+/**
+ * A request checked against a legacy model's rules, restated in the current model's terms by the
+ * alias's documented mapping: its qualities and sizes mapped, parameters the current model has no
+ * use for dropped, and `response_format` made explicit because the legacy default (URLs) is what
+ * the client expects.
+ */
+export function mapLegacyRequest(request: ClientImageRequest, legacy: LegacyImageAlias): ClientImageRequest {
+  const { mapping } = legacy;
+  const mapped: Record<string, unknown> = { ...request, response_format: request.response_format ?? legacy.rules.defaultResponseFormat };
+  if (request.quality !== undefined) mapped.quality = mapping.quality[request.quality] ?? request.quality;
+  if (request.size !== undefined) mapped.size = mapping.size[request.size] ?? request.size;
+  for (const parameter of mapping.dropped) delete mapped[parameter];
+  return mapped as unknown as ClientImageRequest;
+}
