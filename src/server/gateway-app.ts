@@ -5,6 +5,7 @@ import { clientFormats } from '../formats/registry.js';
 import type { ClientFormat } from '../formats/client-format.js';
 import { messagesFormat } from '../formats/messages/index.js';
 import { handleCountTokens } from './count-tokens-endpoint.js';
+import { handleImages } from './images-endpoint.js';
 import { errorResponse } from './error-response.js';
 import type { GatewayServices } from './gateway-services.js';
 import { handleImageModels, handleVideoModels } from './discovery/media-models-endpoints.js';
@@ -49,6 +50,12 @@ export function createGatewayApp(services: GatewayServices): Hono<GatewayEnviron
   for (const prefix of ['', '/v1']) {
     app.get(`${prefix}/responses/:id`, (context) => handleGetResponse(context, services));
     app.delete(`${prefix}/responses/:id`, (context) => handleDeleteResponse(context, services));
+  }
+  for (const prefix of ['', '/v1']) {
+    for (const [path, editing] of [[`${prefix}/images/generations`, false], [`${prefix}/images/edits`, true]] as const) {
+      app.post(path, (context) => handleImages(context, services, editing));
+      app.all(path, (context) => methodNotAllowed(context.get('requestId'), 'POST'));
+    }
   }
   for (const path of ['/messages/count_tokens', '/v1/messages/count_tokens']) {
     app.post(path, (context) => handleCountTokens(context, services));

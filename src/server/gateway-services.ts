@@ -3,6 +3,7 @@ import type { GatewayConfig } from '../config/config-schema.js';
 import type { Logger } from '../logging/logger.js';
 import type { KeyLimits } from '../metering/key-limits.js';
 import type { LedgerWriter } from '../metering/ledger-writer.js';
+import type { ImageUrlPublisher } from '../media/images/image-url-publisher.js';
 import type { Storage } from '../storage/ports.js';
 import type { Authenticator } from './authenticate.js';
 
@@ -15,4 +16,6 @@ export interface GatewayServices {
   readonly ledger: LedgerWriter;
   readonly limits: KeyLimits;
   readonly logger: Logger;
+  /** Serves `response_format: url` images; without it, images are answered as base64. */
+  readonly imagePublisher?: ImageUrlPublisher;
 }

@@ -42,3 +42,8 @@ export function parseUsdToNano(value: string): bigint {
   if (pico % 1000n !== 0n) throw new RangeError(`"${value}" is finer than a nano-USD`);
   return pico / 1000n;
 }
+
+/** Formats nano-USD (a cost or a budget) as a decimal USD string ("0.011", "3.00"). */
+export function formatNanoUsd(nano: bigint): string {
+  return formatPicoUsd(nano * 1000n);
+}

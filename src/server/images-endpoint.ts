@@ -1,0 +1,123 @@
+import type { CatalogModel } from '../catalog/model-catalog.js';
+import { formatNanoUsd } from '../catalog/pricing/decimal-usd.js';
+import { priceAt } from '../catalog/pricing/price-schedule.js';
+import { GatewayError, toGatewayError } from '../errors/gateway-error.js';
+import type { ImageGenerationRequest } from '../ir/image-generation.js';
+import { assertEndpointAllowed, isModelAllowed } from '../keys/key-scope.js';
+import { imageAnswer } from '../media/images/image-answer.js';
+import { imageCharge } from '../media/images/image-charge.js';
+import { checkImageRules } from '../media/images/check-image-rules.js';
+import { decodeImageFields, type ClientImageRequest } from '../media/images/client-image-request.js';
+import { generateImages } from '../media/images/generate-images.js';
+import { mapLegacyRequest } from '../media/images/map-legacy-request.js';
+import { readImageForm } from '../media/images/read-image-form.js';
+import { meterImageCall } from '../metering/meter-image-call.js';
+import { resolveModel } from '../routing/resolve-model.js';
+import type { ApiKeyRecord } from '../storage/ports.js';
+import { errorResponse } from './error-response.js';
+import type { GatewayContext } from './exchange.js';
+import type { GatewayServices } from './gateway-services.js';
+import { assertJsonContentType, parseJsonObject, readRequestBody } from './read-request-body.js';
+import { clientAbortScope, nodeRequestHeaders } from './request-headers.js';
+
+/** Edits come as a multipart form (how the `openai` SDK sends files); anything else is a 415. */
+function assertMultipart(contentType: string | undefined): void {
+  if (!(contentType ?? '').toLowerCase().startsWith('multipart/form-data')) {
+    throw new GatewayError('unsupported_media_type', `Expected a multipart/form-data body${contentType ? `, got '${contentType}'` : ''}.`);
+  }
+}
+
+async function readClientRequest(context: GatewayContext, services: GatewayServices, editing: boolean): Promise<ClientImageRequest> {
+  const incoming = context.env.incoming;
+  const contentType = incoming.headers['content-type'];
+  const limit = services.config.server.body_limit_bytes;
+  if (!editing) {
+    assertJsonContentType(contentType);
+    return decodeImageFields(parseJsonObject((await readRequestBody(incoming, limit)).text));
+  }
+  assertMultipart(contentType);
+  const form = await readImageForm(incoming, limit);
+  return { ...decodeImageFields(form.fields), images: form.images, ...(form.mask === undefined ? {} : { mask: form.mask }) };
+}
+
+/** `model` may be left out: the first image model the caller may use serves it. */
+function modelFor(services: GatewayServices, name: string | undefined, key: ApiKeyRecord | undefined): CatalogModel {
+  if (name !== undefined) return resolveModel(services.catalog, name, 'image', key);
+  const first = services.catalog.models.find((model) => model.outputModality === 'image' && model.callable && isModelAllowed(key, model.id));
+  if (first === undefined) throw new GatewayError('model_not_found', 'No image model is available to this key.', { param: 'model' });
+  return first;
+}
+
+function neutralRequest(request: ClientImageRequest): ImageGenerationRequest {
+  return {
+    prompt: request.prompt,
+    n: request.n ?? 1,
+    partialImages: request.partial_images ?? 0,
+    ...(request.size === undefined ? {} : { size: request.size }),
+    ...(request.quality === undefined ? {} : { quality: request.quality }),
+    ...(request.output_format === undefined ? {} : { outputFormat: request.output_format as 'png' | 'jpeg' | 'webp' }),
+    ...(request.output_compression === undefined ? {} : { outputCompression: request.output_compression }),
+    ...(request.background === undefined ? {} : { background: request.background }),
+    ...(request.moderation === undefined ? {} : { moderation: request.moderation }),
+    ...(request.style === undefined ? {} : { style: request.style }),
+    ...(request.user === undefined ? {} : { user: request.user }),
+    ...(request.images === undefined ? {} : { inputImages: request.images }),
+    ...(request.mask === undefined ? {} : { mask: request.mask }),
+  };
+}
+
+/** Where the gateway is reached, for the URLs of images it keeps: the configured public URL, else the request's host. */
+function baseUrlOf(context: GatewayContext): string {
+  const host = context.env.incoming.headers.host ?? '127.0.0.1';
+  return `http://${host}`;
+}
+
+/**
+ * `POST /images/generations` and `POST /images/edits`: checked against the model's rules (a
+ * legacy alias against its own first, then mapped), generated on the first route that can, billed
+ * per image at the tier made, answered in the Images API shape.
+ */
+export async function handleImages(context: GatewayContext, services: GatewayServices, editing: boolean): Promise<Response> {
+  const requestId = context.get('requestId');
+  const startedAt = Date.now();
+  let metered: { key: ApiKeyRecord | undefined; model: CatalogModel } | undefined;
+  try {
+    const key = await services.authenticator.authenticate(nodeRequestHeaders(context.env.incoming));
+    assertEndpointAllowed(key, 'images');
+    const asked = await readClientRequest(context, services, editing);
+    await services.limits.admit(key);
+    const model = modelFor(services, asked.model, key);
+    const rules = model.image?.rules;
+    if (rules === undefined) throw new GatewayError('internal_error', `The image model '${model.id}' has no rules.`);
+    const legacy = asked.model === undefined ? undefined : services.catalog.legacyImageAlias(asked.model);
+    if (legacy !== undefined) checkImageRules(asked, legacy.rules, legacy.id, editing);
+    const request = legacy === undefined ? asked : mapLegacyRequest(asked, legacy);
+    checkImageRules(request, rules, model.id, editing);
+    if (request.stream === true) throw new GatewayError('unsupported_parameter', 'Streamed image generation is not served by this gateway yet; send stream: false.', { param: 'stream' });
+    metered = { key, model };
+    const generated = await generateImages(model, neutralRequest(request), editing, {
+      fallback: { attemptsPerRoute: services.config.routing.attempts_per_route, backoffMs: services.config.routing.backoff_ms },
+      timeoutMs: services.config.routing.timeout_ms,
+      signal: clientAbortScope(context.env.outgoing),
+      onFailure: (report) =>
+        services.logger.warn({ requestId, provider: report.route.target.providerName, attempt: report.attempt, code: report.error.code }, 'upstream image attempt failed'),
+    });
+    const charge = imageCharge(priceAt(model.prices, new Date(startedAt)), generated.result, { ...(request.quality === undefined ? {} : { quality: request.quality }), ...(request.size === undefined ? {} : { size: request.size }) });
+    if (charge.tierAssumed) services.logger.warn({ requestId, model: model.id, quality: charge.quality, size: charge.size }, 'image tier not reported; billed at the dearest fitting tier');
+    const body = await imageAnswer(generated.result, {
+      modelId: model.id,
+      responseFormat: request.response_format ?? rules.defaultResponseFormat,
+      charge,
+      publisher: services.imagePublisher,
+      baseUrl: baseUrlOf(context),
+    });
+    meterImageCall(services.ledger, { requestId, key, model, route: generated.route, status: 200, images: charge.count, usage: generated.result.usage, costNanoUsd: charge.costNanoUsd, startedAt });
+    return context.json(body, 200, { 'x-request-id': requestId, 'x-request-cost-usd': formatNanoUsd(charge.costNanoUsd) });
+  } catch (error) {
+    const failure = toGatewayError(error);
+    // A call that got as far as an upstream is recorded, at 0: nothing was delivered.
+    if (metered !== undefined) meterImageCall(services.ledger, { requestId, ...metered, route: undefined, status: failure.status, images: 0, usage: undefined, costNanoUsd: 0n, startedAt });
+    if (failure.status >= 500) services.logger.warn({ requestId, code: failure.code, err: failure.cause }, failure.message);
+    return errorResponse(failure, requestId);
+  }
+}
