@@ -18,7 +18,9 @@ export async function handleListModels(context: GatewayContext, services: Gatewa
     const key = await services.authenticator.authenticate(context.req.raw.headers, services.config.server.discovery_requires_key);
     if (services.config.server.discovery_requires_key) assertEndpointAllowed(key, 'models');
     const modalities = parseModalities(context.req.query('output_modalities'));
-    const data = services.catalog.models
+    const data = services.catalog
+      .current()
+      .catalog.models
       .filter((model) => model.callable && modalities.has(model.outputModality) && isModelAllowed(key, model.id))
       .map(modelObject);
     return context.json({ object: 'list', data }, 200, { 'x-request-id': requestId });
@@ -36,7 +38,7 @@ export async function handleRetrieveModel(context: GatewayContext, services: Gat
     // Hono has already percent-decoded the parameter (leaving malformed escapes as sent); decoding
     // again would turn a literal '%' in a name into a URIError and a 500.
     const name = context.req.param('id') ?? '';
-    const model = services.catalog.find(name);
+    const model = services.catalog.current().catalog.find(name);
     if (model === undefined || !model.callable || !isModelAllowed(key, model.id)) {
       throw new GatewayError('model_not_found', `The model '${name}' does not exist.`, { param: 'model' });
     }
