@@ -25,9 +25,11 @@ export async function runServeCommand(config: GatewayConfig, stdoutIsTerminal: b
   const logger = readable ? createLogger(config.log.level, readableLogStream(process.stdout)) : createLogger(config.log.level);
   // Node ends the process on SIGHUP by default; take it over before the slow part of the start,
   // and honour one that arrives meanwhile (the file may have changed since it was read).
-  let reload: (() => void) | undefined;
   let hangupWhileStarting = false;
-  const onHangup = () => (reload === undefined ? (hangupWhileStarting = true) : reload());
+  let reload = () => {
+    hangupWhileStarting = true;
+  };
+  const onHangup = () => reload();
   process.on('SIGHUP', onHangup);
   const gateway = await startGateway(config, { logger, logListening: !readable });
   const reloader = createConfigReloader({ file: source.file, load: source.load, gateway, logger });
