@@ -32,7 +32,7 @@ export async function runServeCommand(config: GatewayConfig, stdoutIsTerminal: b
   const onHangup = () => reload();
   process.on('SIGHUP', onHangup);
   const gateway = await startGateway(config, { logger, logListening: !readable });
-  const reloader = createConfigReloader({ file: source.file, load: source.load, gateway, logger });
+  const reloader = createConfigReloader({ ...source, running: config, apply: (next) => gateway.applyConfig(next), logger });
   reload = () => void reloader.reload('SIGHUP');
   if (hangupWhileStarting) reload();
   const watch =

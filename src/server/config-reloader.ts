@@ -1,7 +1,7 @@
+import type { CatalogSnapshot } from '../catalog/catalog-snapshot.js';
 import type { GatewayConfig } from '../config/config-schema.js';
 import { restartOnlyChanges } from '../config/restart-only-changes.js';
 import type { Logger } from '../logging/logger.js';
-import type { RunningGateway } from './start-gateway.js';
 
 /** What asked for the reload, for the log line. */
 export type ReloadTrigger = 'SIGHUP' | 'file change';
@@ -16,7 +16,10 @@ export interface ConfigReloaderOptions {
   readonly file: string | undefined;
   /** Reads and validates the configuration the same way the start did; throws ConfigError naming the field. */
   readonly load: () => GatewayConfig;
-  readonly gateway: Pick<RunningGateway, 'applyConfig' | 'services'>;
+  /** The configuration the process started with: what a change needing a restart is measured against. */
+  readonly running: GatewayConfig;
+  /** Puts a loaded configuration in force (the running gateway's `applyConfig`). */
+  readonly apply: (next: GatewayConfig) => Promise<CatalogSnapshot>;
   readonly logger: Logger;
 }
 
@@ -30,7 +33,7 @@ export interface ConfigReloader {
  * the reason. A refused file leaves the running catalog exactly as it was.
  */
 export function createConfigReloader(options: ConfigReloaderOptions): ConfigReloader {
-  const { file, load, gateway, logger } = options;
+  const { file, load, running, apply, logger } = options;
   let previous: Promise<unknown> = Promise.resolve();
 
   const reloadNow = async (trigger: ReloadTrigger): Promise<ReloadResult> => {
@@ -43,13 +46,13 @@ export function createConfigReloader(options: ConfigReloaderOptions): ConfigRelo
     let models: number;
     try {
       next = load();
-      models = (await gateway.applyConfig(next)).catalog.models.length;
+      models = (await apply(next)).catalog.models.length;
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       logger.error({ trigger, file }, `config reload refused, the running catalog is kept: ${reason}`);
       return { outcome: 'refused', reason };
     }
-    const restartNeededFor = restartOnlyChanges(gateway.services.config, next);
+    const restartNeededFor = restartOnlyChanges(running, next);
     if (restartNeededFor.length === 0) logger.info({ trigger, file, models }, `config reloaded: ${models} models`);
     else logger.warn({ trigger, file, models, restartNeededFor }, `config reloaded: ${models} models; ${restartNeededFor.join(', ')} changed but only take effect after a restart`);
     return { outcome: 'reloaded', models, restartNeededFor };
