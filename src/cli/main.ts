@@ -20,7 +20,8 @@ Usage:
   switchyard usage [--key ID] [--since YYYY-MM-DD] [--json]
 
 Every command takes --config FILE (or SWITCHYARD_CONFIG); DATABASE_URL, REDIS_URL, PORT and
-SWITCHYARD_LOG_FORMAT (auto, json or readable) override it.`;
+SWITCHYARD_LOG_FORMAT (auto, json or readable) override it. A running serve reloads providers,
+models, prices and routing from the file on SIGHUP.`;
 
 export async function main(argv: readonly string[]): Promise<number> {
   const { values, positionals } = parseArgs({

@@ -49,12 +49,14 @@ export function createConfigReloader(options: ConfigReloaderOptions): ConfigRelo
       models = (await apply(next)).catalog.models.length;
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      logger.error({ trigger, file }, `config reload refused, the running catalog is kept: ${reason}`);
+      // The start-up message lists one field per line; a log record stays on one line.
+      logger.error({ trigger, file }, `config reload refused, the running catalog is kept: ${reason.replace(/\n\s*/g, '; ')}`);
       return { outcome: 'refused', reason };
     }
     const restartNeededFor = restartOnlyChanges(running, next);
-    if (restartNeededFor.length === 0) logger.info({ trigger, file, models }, `config reloaded: ${models} models`);
-    else logger.warn({ trigger, file, models, restartNeededFor }, `config reloaded: ${models} models; ${restartNeededFor.join(', ')} changed but only take effect after a restart`);
+    const count = `${models} ${models === 1 ? 'model' : 'models'}`;
+    if (restartNeededFor.length === 0) logger.info({ trigger, file, models }, `config reloaded: ${count}`);
+    else logger.warn({ trigger, file, models, restartNeededFor }, `config reloaded: ${count}; ${restartNeededFor.join(', ')} changed but only take effect after a restart`);
     return { outcome: 'reloaded', models, restartNeededFor };
   };
 

@@ -166,7 +166,7 @@ describe('SIGHUP', () => {
         // The model this stream runs on is removed while it runs.
         writeFileSync(file, configText([{ id: 'third-model' }]));
         gateway.process.kill('SIGHUP');
-        expect(await reloadRecord(gateway, 4)).toMatchObject({ msg: 'config reloaded: 1 models' });
+        expect(await reloadRecord(gateway, 4)).toMatchObject({ msg: 'config reloaded: 1 model' });
       }
     }
     expect(reloaded).toBe(true);
@@ -214,7 +214,7 @@ describe('server.watch_config', () => {
     writeFileSync(temporary, configText([{ id: 'renamed-model' }], 'server: { watch_config: true }'));
     renameSync(temporary, file);
     await eventually('the renamed-in model', async () => ((await listedModels(gateway)).map((model) => model.id).join() === 'renamed-model' ? true : undefined));
-    expect(await reloadRecord(gateway, 2)).toMatchObject({ msg: 'config reloaded: 1 models', trigger: 'file change' });
+    expect(await reloadRecord(gateway, 2)).toMatchObject({ msg: 'config reloaded: 1 model', trigger: 'file change' });
   });
 
   it('refuses a saved file that fails validation, naming the field, and keeps serving', async () => {
