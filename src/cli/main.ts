@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../config/load-config.js';
+import { ConfigError, configFilePath, loadConfig } from '../config/load-config.js';
 import { processEnvironment } from '../config/process-environment.js';
 import { runKeysCommand } from './keys-command.js';
 import { runServeCommand } from './serve-command.js';
@@ -20,7 +20,8 @@ Usage:
   switchyard usage [--key ID] [--since YYYY-MM-DD] [--json]
 
 Every command takes --config FILE (or SWITCHYARD_CONFIG); DATABASE_URL, REDIS_URL, PORT and
-SWITCHYARD_LOG_FORMAT (auto, json or readable) override it.`;
+SWITCHYARD_LOG_FORMAT (auto, json or readable) override it. A running serve reloads providers,
+models, prices and routing from the file on SIGHUP.`;
 
 export async function main(argv: readonly string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -51,7 +52,10 @@ export async function main(argv: readonly string[]): Promise<number> {
   try {
     switch (command) {
       case 'serve':
-        return await runServeCommand(loadConfig(loadOptions), process.stdout.isTTY === true);
+        return await runServeCommand(loadConfig(loadOptions), process.stdout.isTTY === true, {
+          file: configFilePath(loadOptions),
+          load: () => loadConfig(loadOptions),
+        });
       case 'sim':
         return await runSimCommand({ port: port ?? 8788, host: values.host ?? '127.0.0.1' });
       case 'migrate':

@@ -1,23 +1,53 @@
 import type { GatewayConfig } from '../config/config-schema.js';
+import { watchConfigFile } from '../config/watch-config-file.js';
 import { createLogger } from '../logging/logger.js';
 import { readableLogStream } from '../logging/readable-log-stream.js';
+import { createConfigReloader } from '../server/config-reloader.js';
 import { startGateway } from '../server/start-gateway.js';
 import { startLine, summarizeStart } from './start-line.js';
 
+/** Where the running configuration came from, so it can be read again. */
+export interface ConfigSource {
+  /** Undefined when the gateway runs on the built-in defaults. */
+  readonly file: string | undefined;
+  readonly load: () => GatewayConfig;
+}
+
 /**
  * Runs the gateway until SIGINT or SIGTERM, then drains: open streams end, the ledger is written.
+ * SIGHUP, and a change to the config file when `server.watch_config` is on, reload providers,
+ * models, prices and routing without dropping a call.
  * On a terminal (unless `log.format` says otherwise) it prints a readable start line and logs one
  * readable line per record; under a process manager it keeps JSON lines for the collector.
  */
-export async function runServeCommand(config: GatewayConfig, stdoutIsTerminal: boolean): Promise<number> {
+export async function runServeCommand(config: GatewayConfig, stdoutIsTerminal: boolean, source: ConfigSource): Promise<number> {
   const readable = config.log.format === 'readable' || (config.log.format === 'auto' && stdoutIsTerminal);
   const logger = readable ? createLogger(config.log.level, readableLogStream(process.stdout)) : createLogger(config.log.level);
+  // Node ends the process on SIGHUP by default; take it over before the slow part of the start,
+  // and honour one that arrives meanwhile (the file may have changed since it was read).
+  let hangupWhileStarting = false;
+  let reload = () => {
+    hangupWhileStarting = true;
+  };
+  const onHangup = () => reload();
+  process.on('SIGHUP', onHangup);
   const gateway = await startGateway(config, { logger, logListening: !readable });
+  const reloader = createConfigReloader({ ...source, running: config, apply: (next) => gateway.applyConfig(next), logger });
+  reload = () => void reloader.reload('SIGHUP');
+  if (hangupWhileStarting) reload();
+  const watch =
+    config.server.watch_config && source.file !== undefined
+      ? watchConfigFile(source.file, () => void reloader.reload('file change'), {
+          onError: (error) => logger.error({ err: error, file: source.file }, 'watching the config file stopped; SIGHUP still reloads'),
+        })
+      : undefined;
   if (readable) console.log(startLine(await summarizeStart(gateway)));
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);
   });
+  process.off('SIGHUP', onHangup);
+  watch?.close();
   gateway.services.logger.info('shutting down');
   await gateway.close();
   return 0;

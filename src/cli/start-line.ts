@@ -22,7 +22,8 @@ const openAccessWords: Readonly<Record<OpenAccessState, string>> = {
 
 /** The callable models, the database and the open-access state of a gateway that has just started. */
 export async function summarizeStart(gateway: RunningGateway): Promise<StartSummary> {
-  const { catalog, config, authenticator } = gateway.services;
+  const { config, authenticator } = gateway.services;
+  const { catalog } = gateway.services.catalog.current();
   return {
     url: gateway.url,
     models: catalog.models.filter((model) => model.callable).map((model) => ({ id: model.id, outputModality: model.outputModality })),

@@ -53,9 +53,11 @@ export const configSchema = z
         discovery_requires_key: z.boolean().default(false),
         /** Accept requests without any API key (the out-of-the-box default until a key exists). */
         open_access: z.enum(['auto', 'always', 'never']).default('auto'),
+        /** Reload providers, models, prices and routing when the config file changes, as on SIGHUP. */
+        watch_config: z.boolean().default(false),
       })
       .strict()
-      .default({ host: '127.0.0.1', port: 8787, body_limit_bytes: 32 * 1024 * 1024, discovery_requires_key: false, open_access: 'auto' }),
+      .default({ host: '127.0.0.1', port: 8787, body_limit_bytes: 32 * 1024 * 1024, discovery_requires_key: false, open_access: 'auto', watch_config: false }),
     database: z.object({ url: z.string().min(1) }).strict().default({ url: 'sqlite:./data/switchyard.db' }),
     redis: z.object({ url: z.string().min(1) }).strict().optional(),
     routing: z

@@ -24,7 +24,7 @@ export interface LoadOptions {
  */
 export function loadConfig(options: LoadOptions): GatewayConfig {
   const environment = options.environment;
-  const file = options.file ?? environment.SWITCHYARD_CONFIG;
+  const file = configFilePath(options);
   const raw = file === undefined ? defaultConfig(environment) : readConfigFile(file, environment);
   applyEnvironmentOverrides(raw, environment);
   if (options.port !== undefined) setPath(raw, ['server', 'port'], options.port);
@@ -32,6 +32,11 @@ export function loadConfig(options: LoadOptions): GatewayConfig {
   if (!parsed.success) throw new ConfigError(describeIssues(parsed.error, file));
   checkReferences(parsed.data, file);
   return parsed.data;
+}
+
+/** The file `loadConfig` reads with these options, or undefined when it runs on the defaults. */
+export function configFilePath(options: LoadOptions): string | undefined {
+  return options.file ?? options.environment.SWITCHYARD_CONFIG;
 }
 
 function readConfigFile(file: string, environment: Environment): Record<string, unknown> {

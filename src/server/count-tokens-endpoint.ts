@@ -22,16 +22,17 @@ import { resolveModel } from '../routing/resolve-model.js';
  */
 export async function handleCountTokens(context: GatewayContext, services: GatewayServices): Promise<Response> {
   const requestId = context.get('requestId');
+  const { catalog, routing } = services.catalog.current();
   try {
     const { key, forwarded, rawBody } = await readAuthorisedRequest(context.env.incoming, services, 'messages', 'messages');
     const request = decodeMessagesCountTokensRequest(parseJsonObject(rawBody));
-    const model = resolveModel(services.catalog, request.model, 'text', key);
+    const model = resolveModel(catalog, request.model, 'text', key);
     const route = model.routes[0] as CatalogRoute;
     const adapter = adapterFor(route.target);
     const counting = adapter.tokenCounting;
     const inputTokens =
       counting?.nativeFormat === 'messages'
-        ? await countUpstream({ adapter, counting, route, rawBody, forwarded, signal: clientAbortScope(context.env.outgoing), timeoutMs: services.config.routing.timeout_ms }).catch(
+        ? await countUpstream({ adapter, counting, route, rawBody, forwarded, signal: clientAbortScope(context.env.outgoing), timeoutMs: routing.timeout_ms }).catch(
             (error: unknown) => {
               // An unreachable or overloaded upstream is no reason to fail a count; a refusal is.
               if (!toGatewayError(error).retryable) throw error;

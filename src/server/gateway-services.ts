@@ -1,4 +1,4 @@
-import type { ModelCatalog } from '../catalog/model-catalog.js';
+import type { LiveCatalog } from '../catalog/live-catalog.js';
 import type { GatewayConfig } from '../config/config-schema.js';
 import type { Logger } from '../logging/logger.js';
 import type { KeyLimits } from '../metering/key-limits.js';
@@ -9,8 +9,13 @@ import type { Authenticator } from './authenticate.js';
 
 /** What the HTTP layer needs from the rest of the gateway. */
 export interface GatewayServices {
+  /**
+   * The configuration the gateway started with. Its server, database and log format settings hold
+   * until a restart; providers, models, prices and routing reload, so read those from `catalog`.
+   */
   readonly config: GatewayConfig;
-  readonly catalog: ModelCatalog;
+  /** Take `catalog.current()` once when a call starts and use that snapshot to its end. */
+  readonly catalog: LiveCatalog;
   readonly storage: Storage;
   readonly authenticator: Authenticator;
   readonly ledger: LedgerWriter;

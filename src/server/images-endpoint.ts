@@ -1,4 +1,4 @@
-import type { CatalogModel } from '../catalog/model-catalog.js';
+import type { CatalogModel, ModelCatalog } from '../catalog/model-catalog.js';
 import { formatNanoUsd } from '../catalog/pricing/decimal-usd.js';
 import { priceAt } from '../catalog/pricing/price-schedule.js';
 import { GatewayError, toGatewayError } from '../errors/gateway-error.js';
@@ -41,9 +41,9 @@ async function readClientRequest(context: GatewayContext, services: GatewayServi
 }
 
 /** `model` may be left out: the first image model the caller may use serves it. */
-function modelFor(services: GatewayServices, name: string | undefined, key: ApiKeyRecord | undefined): CatalogModel {
-  if (name !== undefined) return resolveModel(services.catalog, name, 'image', key);
-  const first = services.catalog.models.find((model) => model.outputModality === 'image' && model.callable && isModelAllowed(key, model.id));
+function modelFor(catalog: ModelCatalog, name: string | undefined, key: ApiKeyRecord | undefined): CatalogModel {
+  if (name !== undefined) return resolveModel(catalog, name, 'image', key);
+  const first = catalog.models.find((model) => model.outputModality === 'image' && model.callable && isModelAllowed(key, model.id));
   if (first === undefined) throw new GatewayError('model_not_found', 'No image model is available to this key.', { param: 'model' });
   return first;
 }
@@ -86,18 +86,20 @@ export async function handleImages(context: GatewayContext, services: GatewaySer
     assertEndpointAllowed(key, 'images');
     const asked = await readClientRequest(context, services, editing);
     await services.limits.admit(key);
-    const model = modelFor(services, asked.model, key);
+    // One snapshot for the whole call: a reload while it runs changes nothing it uses.
+    const { catalog, routing } = services.catalog.current();
+    const model = modelFor(catalog, asked.model, key);
     const rules = model.image?.rules;
     if (rules === undefined) throw new GatewayError('internal_error', `The image model '${model.id}' has no rules.`);
-    const legacy = asked.model === undefined ? undefined : services.catalog.legacyImageAlias(asked.model);
+    const legacy = asked.model === undefined ? undefined : catalog.legacyImageAlias(asked.model);
     if (legacy !== undefined) checkImageRules(asked, legacy.rules, legacy.id, editing);
     const request = legacy === undefined ? asked : mapLegacyRequest(asked, legacy);
     checkImageRules(request, rules, model.id, editing);
     if (request.stream === true) throw new GatewayError('unsupported_parameter', 'Streamed image generation is not served by this gateway yet; send stream: false.', { param: 'stream' });
     metered = { key, model };
     const generated = await generateImages(model, neutralRequest(request), editing, {
-      fallback: { attemptsPerRoute: services.config.routing.attempts_per_route, backoffMs: services.config.routing.backoff_ms },
-      timeoutMs: services.config.routing.timeout_ms,
+      fallback: { attemptsPerRoute: routing.attempts_per_route, backoffMs: routing.backoff_ms },
+      timeoutMs: routing.timeout_ms,
       signal: clientAbortScope(context.env.outgoing),
       onFailure: (report) =>
         services.logger.warn({ requestId, provider: report.route.target.providerName, attempt: report.attempt, code: report.error.code }, 'upstream image attempt failed'),

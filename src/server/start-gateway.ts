@@ -1,13 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { buildCatalog } from '../catalog/build-catalog.js';
+import { catalogSnapshot, type CatalogSnapshot } from '../catalog/catalog-snapshot.js';
+import { LiveCatalog } from '../catalog/live-catalog.js';
 import type { GatewayConfig } from '../config/config-schema.js';
 import { builtinSimulatorUrl } from '../config/default-config.js';
 import { ApiKeyVerifier } from '../keys/api-key-verifier.js';
 import { createLogger, type Logger } from '../logging/logger.js';
 import { KeyLimits } from '../metering/key-limits.js';
 import { LedgerWriter } from '../metering/ledger-writer.js';
-import { startSimulator } from '../sim/index.js';
+import { startSimulator, type SimulatorHandle } from '../sim/index.js';
 import { openStorage } from '../storage/open-storage.js';
 import type { Storage } from '../storage/ports.js';
 import { closeUpstreamPools } from '../upstream/upstream-client.js';
@@ -19,6 +20,12 @@ export interface RunningGateway {
   readonly url: string;
   readonly port: number;
   readonly services: GatewayServices;
+  /**
+   * Puts the providers, models, prices, routing and log level of `next` in force for calls that
+   * start from now on; calls already running keep what they started with. The rest of `next`
+   * (address, database, server settings) is ignored: it needs a restart.
+   */
+  applyConfig(next: GatewayConfig): Promise<CatalogSnapshot>;
   close(): Promise<void>;
 }
 
@@ -35,9 +42,20 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   const logger = options.logger ?? createLogger(config.log.level);
   const storage = options.storage ?? (await openStorage(config.database.url));
   await storage.migrate();
-  const usesSimulator = Object.values(config.providers).some((provider) => provider.base_url === builtinSimulatorUrl);
-  const simulator = usesSimulator ? await startSimulator({ host: '127.0.0.1', port: 0 }) : undefined;
-  const catalog = await buildCatalog(config, simulator?.url);
+  let simulator: Promise<SimulatorHandle> | undefined;
+  /** Started for the first configuration that names it, then kept: calls in flight may still use it. */
+  const simulatorUrlFor = async (next: GatewayConfig): Promise<string | undefined> => {
+    if (usesSimulator(next) && simulator === undefined) {
+      const starting = startSimulator({ host: '127.0.0.1', port: 0 });
+      simulator = starting;
+      // A failed start is reported to the caller; the next configuration that needs it tries again.
+      starting.catch(() => {
+        if (simulator === starting) simulator = undefined;
+      });
+    }
+    return (await simulator)?.url;
+  };
+  const catalog = new LiveCatalog(await catalogSnapshot(config, await simulatorUrlFor(config)));
   const verifier = new ApiKeyVerifier(storage.keys);
   const ledger = new LedgerWriter(storage.ledger, logger);
   const services: GatewayServices = {
@@ -52,22 +70,32 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   const server = await listen(createServer(createRequestListener(services)), config.server.host, config.server.port);
   const port = (server.address() as AddressInfo).port;
   const url = `http://${config.server.host.includes(':') ? `[${config.server.host}]` : config.server.host}:${port}`;
-  if (options.logListening !== false) logger.info({ url, models: catalog.models.filter((model) => model.callable).map((model) => model.id) }, 'switchyard listening');
+  if (options.logListening !== false) logger.info({ url, models: catalog.current().catalog.models.filter((model) => model.callable).map((model) => model.id) }, 'switchyard listening');
   return {
     url,
     port,
     services,
+    async applyConfig(next) {
+      const snapshot = await catalogSnapshot(next, await simulatorUrlFor(next));
+      catalog.replace(snapshot);
+      logger.level = next.log.level;
+      return snapshot;
+    },
     async close() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
       });
       await ledger.close();
-      await simulator?.close();
+      await simulator?.then((running) => running.close());
       if (options.storage === undefined) await storage.close();
       await closeUpstreamPools().catch(() => undefined);
     },
   };
+}
+
+function usesSimulator(config: GatewayConfig): boolean {
+  return Object.values(config.providers).some((provider) => provider.base_url === builtinSimulatorUrl);
 }
 
 /** Keyless access is only ever automatic on a loopback address. */

@@ -44,18 +44,20 @@ export async function handleTextRequest(
 ): Promise<GatewayAnswer> {
   const { requestId } = exchange;
   const startedAt = Date.now();
+  // One snapshot for the whole call: a reload while it runs changes nothing it sees.
+  const { catalog, routing } = services.catalog.current();
   try {
     const { key, forwarded, rawBody: received, rawBytes } = await readAuthorisedRequest(exchange.incoming, services, family, format.name);
     await services.limits.admit(key);
     const read: PreparedBody = { rawBody: received, parsedBody: parseJsonObject(received) };
     const { rawBody, parsedBody, deliver } = prepare === undefined ? read : await prepare(read, key);
     const { request, refusal } = decodeForRouting(format, parsedBody);
-    const model = resolveModel(services.catalog, request?.model ?? (parsedBody.model as string), 'text', key);
+    const model = resolveModel(catalog, request?.model ?? (parsedBody.model as string), 'text', key);
     const foreignBlobs = mayHoldForeignBlob(rawBody);
     const clientSignal = clientAbortScope(exchange.outgoing);
     const { outcome: committed, route: servedBy } = await runWithFallback(
       model.routes,
-      { attemptsPerRoute: services.config.routing.attempts_per_route, backoffMs: services.config.routing.backoff_ms },
+      { attemptsPerRoute: routing.attempts_per_route, backoffMs: routing.backoff_ms },
       clientSignal,
       (route) => {
         const adapter = adapterFor(route.target);
@@ -68,7 +70,7 @@ export async function handleTextRequest(
           adapter,
           text,
           route,
-          timeoutMs: route.timeoutMs ?? services.config.routing.timeout_ms,
+          timeoutMs: route.timeoutMs ?? routing.timeout_ms,
           clientSignal,
           forwarded,
           encode: { requestId, model: request?.model ?? String(parsedBody.model), request: request ?? emptyRequest },

@@ -23,7 +23,8 @@ export async function discoveryRequest(context: GatewayContext, services: Gatewa
   const requiresKey = services.config.server.discovery_requires_key;
   const key = await services.authenticator.authenticate(context.req.raw.headers, requiresKey);
   if (requiresKey) assertEndpointAllowed(key, 'models');
-  const catalog = services.catalog;
+  // One snapshot for the whole call: a reload while it runs changes nothing it lists.
+  const catalog = services.catalog.current().catalog;
   const mayCall = (model: CatalogModel): boolean => model.callable && isModelAllowed(key, model.id);
   return {
     catalog,
