@@ -1,6 +1,8 @@
 import type { ModelCatalog } from '../catalog/model-catalog.js';
 import type { GatewayConfig } from '../config/config-schema.js';
 import type { Logger } from '../logging/logger.js';
+import type { ContentStore } from '../media/content-store/content-store.js';
+import type { ImageContentPublisher } from '../media/images/image-content-publisher.js';
 import type { KeyLimits } from '../metering/key-limits.js';
 import type { LedgerWriter } from '../metering/ledger-writer.js';
 import type { Storage } from '../storage/ports.js';
@@ -15,4 +17,8 @@ export interface GatewayServices {
   readonly ledger: LedgerWriter;
   readonly limits: KeyLimits;
   readonly logger: Logger;
+  /** Generated images and videos. */
+  readonly contentStore: ContentStore;
+  /** Keeps images for `response_format: url` and answers their keyless URLs. */
+  readonly imageContent: ImageContentPublisher;
 }
