@@ -41,6 +41,29 @@ const modelSchema = z
   })
   .strict();
 
+/** An absolute http(s) URL without query or fragment; kept without a trailing slash so paths append cleanly. */
+const publicUrlSchema = z
+  .string()
+  .refine((value) => {
+    const parsed = URL.canParse(value) ? new URL(value) : undefined;
+    return parsed !== undefined && ['http:', 'https:'].includes(parsed.protocol) && parsed.search === '' && parsed.hash === '' && parsed.username === '';
+  }, 'expected an absolute http:// or https:// URL without query, fragment or credentials')
+  .transform((value) => value.replace(/\/+$/, ''));
+
+/** Where generated images and videos are kept, and how long the keyless URLs to them last. */
+const contentSchema = z
+  .object({
+    dir: z.string().min(1).default('./data/content'),
+    url_ttl_seconds: numeric(z.number().int().positive()).default(3600),
+    /**
+     * Signs content URLs. Without it the gateway generates one and keeps it in the database, so
+     * every instance sharing the database signs alike; setting it lets an operator rotate it.
+     */
+    url_secret: z.string().min(32, 'must be at least 32 characters (e.g. `openssl rand -base64 32`)').optional(),
+  })
+  .strict()
+  .default({ dir: './data/content', url_ttl_seconds: 3600 });
+
 export const configSchema = z
   .object({
     server: z
@@ -55,11 +78,14 @@ export const configSchema = z
         open_access: z.enum(['auto', 'always', 'never']).default('auto'),
         /** Reload providers, models, prices and routing when the config file changes, as on SIGHUP. */
         watch_config: z.boolean().default(false),
+        /** The gateway's address as clients reach it (behind a proxy); URLs it hands out start with it. */
+        public_url: publicUrlSchema.optional(),
       })
       .strict()
       .default({ host: '127.0.0.1', port: 8787, body_limit_bytes: 32 * 1024 * 1024, discovery_requires_key: false, open_access: 'auto', watch_config: false }),
     database: z.object({ url: z.string().min(1) }).strict().default({ url: 'sqlite:./data/switchyard.db' }),
     redis: z.object({ url: z.string().min(1) }).strict().optional(),
+    content: contentSchema,
     routing: z
       .object({
         /** Attempts per route on a retryable failure before falling back to the next route. */
@@ -86,3 +112,4 @@ export type GatewayConfig = z.infer<typeof configSchema>;
 export type ProviderConfig = z.infer<typeof providerSchema>;
 export type ModelConfig = z.infer<typeof modelSchema>;
 export type RouteConfig = z.infer<typeof routeSchema>;
+export type ContentConfig = z.infer<typeof contentSchema>;

@@ -4,6 +4,7 @@ import { GatewayError } from '../errors/gateway-error.js';
 import { clientFormats } from '../formats/registry.js';
 import type { ClientFormat } from '../formats/client-format.js';
 import { messagesFormat } from '../formats/messages/index.js';
+import { imageContentPath } from '../media/images/image-content-publisher.js';
 import { handleCountTokens } from './count-tokens-endpoint.js';
 import { handleImages } from './images-endpoint.js';
 import { errorResponse } from './error-response.js';
@@ -11,6 +12,7 @@ import type { GatewayServices } from './gateway-services.js';
 import { handleImageModels, handleVideoModels } from './discovery/media-models-endpoints.js';
 import { handleListModels, handleRetrieveModel } from './discovery/models-endpoint.js';
 import { handlePricing } from './discovery/pricing-endpoint.js';
+import { handleImageContent } from './image-content-endpoint.js';
 import { newRequestId } from './request-id.js';
 import { textEndpointPaths, textEndpoints } from './text-endpoints.js';
 import { handleDeleteResponse, handleGetResponse } from './stored-response-endpoints.js';
@@ -38,6 +40,9 @@ export function createGatewayApp(services: GatewayServices): Hono<GatewayEnviron
   app.get('/v1/models/pricing', (context) => handlePricing(context, services));
   app.get('/v1/images/models', (context) => handleImageModels(context, services));
   app.get('/v1/videos/models', (context) => handleVideoModels(context, services));
+  // Published images, by signed URL and without a key; GET serves HEAD too.
+  app.get(`${imageContentPath}/:id`, (context) => handleImageContent(context, services));
+  app.all(`${imageContentPath}/:id`, (context) => methodNotAllowed(context.get('requestId'), 'GET, HEAD'));
   app.get('/models/pricing', (context) => notFound(context.get('requestId'), context.req.method, context.req.path));
   for (const path of ['/v1/models/pricing', '/v1/images/models', '/v1/videos/models']) {
     app.all(path, (context) => methodNotAllowed(context.get('requestId'), 'GET'));

@@ -1,9 +1,10 @@
 import type { LiveCatalog } from '../catalog/live-catalog.js';
 import type { GatewayConfig } from '../config/config-schema.js';
 import type { Logger } from '../logging/logger.js';
+import type { ContentStore } from '../media/content-store/content-store.js';
+import type { ImageContentPublisher } from '../media/images/image-content-publisher.js';
 import type { KeyLimits } from '../metering/key-limits.js';
 import type { LedgerWriter } from '../metering/ledger-writer.js';
-import type { ImageUrlPublisher } from '../media/images/image-url-publisher.js';
 import type { Storage } from '../storage/ports.js';
 import type { Authenticator } from './authenticate.js';
 
@@ -21,6 +22,8 @@ export interface GatewayServices {
   readonly ledger: LedgerWriter;
   readonly limits: KeyLimits;
   readonly logger: Logger;
-  /** Serves `response_format: url` images; without it, images are answered as base64. */
-  readonly imagePublisher?: ImageUrlPublisher;
+  /** Generated images and videos. */
+  readonly contentStore: ContentStore;
+  /** Keeps images for `response_format: url` and answers their keyless URLs. */
+  readonly imageContent: ImageContentPublisher;
 }

@@ -18,6 +18,7 @@ import { errorResponse } from './error-response.js';
 import type { GatewayContext } from './exchange.js';
 import type { GatewayServices } from './gateway-services.js';
 import { assertJsonContentType, parseJsonObject, readRequestBody } from './read-request-body.js';
+import { requestBaseUrl } from './request-base-url.js';
 import { clientAbortScope, nodeRequestHeaders } from './request-headers.js';
 
 /** Edits come as a multipart form (how the `openai` SDK sends files); anything else is a 415. */
@@ -66,12 +67,6 @@ function neutralRequest(request: ClientImageRequest): ImageGenerationRequest {
   };
 }
 
-/** Where the gateway is reached, for the URLs of images it keeps: the configured public URL, else the request's host. */
-function baseUrlOf(context: GatewayContext): string {
-  const host = context.env.incoming.headers.host ?? '127.0.0.1';
-  return `http://${host}`;
-}
-
 /**
  * `POST /images/generations` and `POST /images/edits`: checked against the model's rules (a
  * legacy alias against its own first, then mapped), generated on the first route that can, billed
@@ -110,8 +105,8 @@ export async function handleImages(context: GatewayContext, services: GatewaySer
       modelId: model.id,
       responseFormat: request.response_format ?? rules.defaultResponseFormat,
       charge,
-      publisher: services.imagePublisher,
-      baseUrl: baseUrlOf(context),
+      publisher: services.imageContent,
+      baseUrl: requestBaseUrl(context.env.incoming, services.config.server.public_url),
     });
     meterImageCall(services.ledger, { requestId, key, model, route: generated.route, status: 200, images: charge.count, usage: generated.result.usage, costNanoUsd: charge.costNanoUsd, startedAt });
     return context.json(body, 200, { 'x-request-id': requestId, 'x-request-cost-usd': formatNanoUsd(charge.costNanoUsd) });

@@ -2,10 +2,15 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { catalogSnapshot, type CatalogSnapshot } from '../catalog/catalog-snapshot.js';
 import { LiveCatalog } from '../catalog/live-catalog.js';
+import path from 'node:path';
 import type { GatewayConfig } from '../config/config-schema.js';
 import { builtinSimulatorUrl } from '../config/default-config.js';
 import { ApiKeyVerifier } from '../keys/api-key-verifier.js';
 import { createLogger, type Logger } from '../logging/logger.js';
+import { LocalDirectoryContentStore } from '../media/content-store/local-directory-content-store.js';
+import { contentUrlSecret } from '../media/content-store/content-url-secret.js';
+import { ContentUrlSigner } from '../media/content-store/content-url-signer.js';
+import { ImageContentPublisher } from '../media/images/image-content-publisher.js';
 import { KeyLimits } from '../metering/key-limits.js';
 import { LedgerWriter } from '../metering/ledger-writer.js';
 import { startSimulator, type SimulatorHandle } from '../sim/index.js';
@@ -58,6 +63,9 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   const catalog = new LiveCatalog(await catalogSnapshot(config, await simulatorUrlFor(config)));
   const verifier = new ApiKeyVerifier(storage.keys);
   const ledger = new LedgerWriter(storage.ledger, logger);
+  // Resolved against the working directory now, as the SQLite file is, so a later chdir changes nothing.
+  const contentStore = new LocalDirectoryContentStore(path.resolve(config.content.dir));
+  const signer = new ContentUrlSigner(await contentUrlSecret(config.content.url_secret, storage.settings));
   const services: GatewayServices = {
     config,
     catalog,
@@ -66,6 +74,8 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     limits: new KeyLimits(storage.ledger, ledger),
     logger,
     authenticator: new Authenticator(verifier, storage.keys, openAccessMode(config)),
+    contentStore,
+    imageContent: new ImageContentPublisher(contentStore, signer, config.content.url_ttl_seconds),
   };
   const server = await listen(createServer(createRequestListener(services)), config.server.host, config.server.port);
   const port = (server.address() as AddressInfo).port;

@@ -143,12 +143,26 @@ export interface ResponseStore {
   delete(id: string): Promise<boolean>;
 }
 
+/**
+ * Named values the gateway keeps for itself (such as the secret that signs content URLs), shared
+ * by every instance on the same database.
+ */
+export interface SettingsStore {
+  get(name: string): Promise<string | undefined>;
+  /**
+   * Stores `value` unless `name` already has one, and resolves to the value kept: `value`, or the
+   * one stored first. Instances racing to store different values all resolve to the same one.
+   */
+  putIfAbsent(name: string, value: string): Promise<string>;
+}
+
 export type StorageDialect = 'sqlite' | 'postgres';
 
 export interface Storage {
   readonly keys: ApiKeyStore;
   readonly ledger: UsageLedger;
   readonly responses: ResponseStore;
+  readonly settings: SettingsStore;
   /** Brings the schema up to date; safe to call any number of times. */
   migrate(): Promise<void>;
   close(): Promise<void>;

@@ -66,5 +66,24 @@ if (adminUrl === undefined || adminUrl === '') {
         await Promise.all([first.close(), second.close()]);
       }
     });
+
+    it('gives two instances racing to store a setting the same value', async () => {
+      // Instances starting together each generate a content URL secret; all must sign with one.
+      const url = await openFreshDatabase();
+      const first = await openStorage(url);
+      const second = await openStorage(url);
+      try {
+        await first.migrate();
+        await second.migrate();
+        for (let round = 0; round < 5; round++) {
+          const name = `setting_${round}`;
+          const [kept, keptToo] = await Promise.all([first.settings.putIfAbsent(name, 'first'), second.settings.putIfAbsent(name, 'second')]);
+          expect(keptToo).toBe(kept);
+          expect(await second.settings.get(name)).toBe(kept);
+        }
+      } finally {
+        await Promise.all([first.close(), second.close()]);
+      }
+    });
   });
 }

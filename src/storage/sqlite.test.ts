@@ -64,6 +64,21 @@ describe('sqlite storage', () => {
     await second.close();
   });
 
+  it('gives two connections to one file the setting the first of them stored', async () => {
+    const file = nextDatabaseFile();
+    const first = await openStorage(`sqlite:${file}`);
+    await first.migrate();
+    const second = await openStorage(`sqlite:${file}`);
+    await second.migrate();
+    try {
+      expect(await second.settings.putIfAbsent('content_url_secret', 'from-second')).toBe('from-second');
+      expect(await first.settings.putIfAbsent('content_url_secret', 'from-first')).toBe('from-second');
+      expect(await first.settings.get('content_url_secret')).toBe('from-second');
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+    }
+  });
+
   it('stores money as an 8-byte INTEGER, not text or real', async () => {
     const file = nextDatabaseFile();
     const storage = await openStorage(`sqlite:${file}`);

@@ -276,6 +276,26 @@ export function describeStorageContract(
       });
     });
 
+    describe('settings', () => {
+      it('answers undefined for a setting never stored', async () => {
+        expect(await storage.settings.get('content_url_secret')).toBeUndefined();
+      });
+
+      it('keeps the first value put and answers it to every later put', async () => {
+        expect(await storage.settings.putIfAbsent('content_url_secret', 'first')).toBe('first');
+        expect(await storage.settings.putIfAbsent('content_url_secret', 'second')).toBe('first');
+        expect(await storage.settings.get('content_url_secret')).toBe('first');
+        expect(await storage.settings.putIfAbsent('other_setting', 'other')).toBe('other');
+        expect(await storage.settings.get('content_url_secret')).toBe('first');
+      });
+
+      it('resolves puts racing with different values to one of them, the same for all', async () => {
+        const kept = await Promise.all(['a', 'b', 'c', 'd'].map((value) => storage.settings.putIfAbsent('raced', value)));
+        expect(new Set(kept).size).toBe(1);
+        expect(await storage.settings.get('raced')).toBe(kept[0]);
+      });
+    });
+
     describe('migrations', () => {
       it('can run again without changing the schema or the data', async () => {
         const record = apiKey();

@@ -9,7 +9,7 @@ export interface ImageAnswerContext {
   readonly modelId: string;
   readonly responseFormat: 'url' | 'b64_json';
   readonly charge: ImageCharge;
-  readonly publisher: ImageUrlPublisher | undefined;
+  readonly publisher: ImageUrlPublisher;
   readonly baseUrl: string;
 }
 
@@ -22,7 +22,7 @@ export async function imageAnswer(result: ImageGenerationResult, context: ImageA
   const data = [];
   for (const image of result.images) {
     const revised = image.revisedPrompt === undefined ? {} : { revised_prompt: image.revisedPrompt };
-    if (context.responseFormat === 'url' && context.publisher !== undefined) {
+    if (context.responseFormat === 'url') {
       // One image decoded at a time, so an answer of many large images holds one copy of each at most.
       const { url } = await context.publisher.publish(Buffer.from(image.base64, 'base64'), mediaTypes[outputFormat], context.baseUrl);
       data.push({ url, ...revised });

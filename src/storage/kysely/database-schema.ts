@@ -60,8 +60,14 @@ export interface StoredResponsesTable {
   expires_at: NullableTimestampColumn;
 }
 
+export interface GatewaySettingsTable {
+  name: string;
+  value: string;
+}
+
 export interface StorageDatabase {
   api_keys: ApiKeysTable;
   usage_ledger: UsageLedgerTable;
   stored_responses: StoredResponsesTable;
+  gateway_settings: GatewaySettingsTable;
 }

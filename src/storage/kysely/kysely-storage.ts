@@ -1,9 +1,10 @@
 import { Migrator, type Kysely } from 'kysely';
 import { storageMigrationProvider } from '../migrations/storage-migrations.js';
-import type { ApiKeyStore, ResponseStore, Storage, StorageDialect, UsageLedger } from '../ports.js';
+import type { ApiKeyStore, ResponseStore, SettingsStore, Storage, StorageDialect, UsageLedger } from '../ports.js';
 import type { StorageDatabase } from './database-schema.js';
 import { KyselyApiKeyStore } from './kysely-api-key-store.js';
 import { KyselyResponseStore } from './kysely-response-store.js';
+import { KyselySettingsStore } from './kysely-settings-store.js';
 import { KyselyUsageLedger } from './kysely-usage-ledger.js';
 import type { SqlValueCodec } from './sql-value-codec.js';
 
@@ -12,6 +13,7 @@ export class KyselyStorage implements Storage {
   readonly keys: ApiKeyStore;
   readonly ledger: UsageLedger;
   readonly responses: ResponseStore;
+  readonly settings: SettingsStore;
   readonly dialect: StorageDialect;
 
   constructor(private readonly db: Kysely<StorageDatabase>, codec: SqlValueCodec) {
@@ -19,6 +21,7 @@ export class KyselyStorage implements Storage {
     this.keys = new KyselyApiKeyStore(db, codec);
     this.ledger = new KyselyUsageLedger(db, codec);
     this.responses = new KyselyResponseStore(db, codec);
+    this.settings = new KyselySettingsStore(db);
   }
 
   async migrate(): Promise<void> {

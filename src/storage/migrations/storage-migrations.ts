@@ -1,5 +1,6 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import type { StorageDialect } from '../ports.js';
+import { gatewaySettingsMigration } from './gateway-settings.js';
 import { initialSchemaMigration } from './initial-schema.js';
 import { ledgerMediaBucketsMigration } from './ledger-media-buckets.js';
 
@@ -11,6 +12,7 @@ export function storageMigrations(dialect: StorageDialect): Record<string, Migra
   return {
     '0001_initial_schema': initialSchemaMigration(dialect),
     '0002_ledger_media_buckets': ledgerMediaBucketsMigration(),
+    '0003_gateway_settings': gatewaySettingsMigration(),
   };
 }
 

@@ -48,11 +48,13 @@ describe('sqlite storage', () => {
     await storage.close();
   });
 
-  it('opens a migrated database, migrates, appends to the ledger and asks for keys without loading Kysely', async () => {
+  it('opens a migrated database, migrates, appends to the ledger, asks for keys and keeps settings without loading Kysely', async () => {
     const { storage, loads } = openCounted(await migratedFile());
     await storage.migrate();
     expect(await storage.ledger.appendMany([ledgerEntry({ requestId: 'req_1' }), ledgerEntry({ requestId: 'req_2' })])).toBe(2);
     expect(await storage.keys.anyExists()).toBe(false);
+    expect(await storage.settings.putIfAbsent('content_url_secret', 'secret')).toBe('secret');
+    expect(await storage.settings.get('content_url_secret')).toBe('secret');
     expect(loads()).toBe(0);
     await storage.close();
   });

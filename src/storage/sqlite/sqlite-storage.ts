@@ -1,9 +1,10 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { StorageDatabase } from '../kysely/database-schema.js';
-import type { ApiKeyStore, ResponseStore, Storage, UsageLedger } from '../ports.js';
+import type { ApiKeyStore, ResponseStore, SettingsStore, Storage, UsageLedger } from '../ports.js';
 import { SqliteApiKeyStore } from './sqlite-api-key-store.js';
 import { SqliteResponseStore } from './sqlite-response-store.js';
 import { sqliteSchemaIsCurrent } from './sqlite-schema-state.js';
+import { SqliteSettingsStore } from './sqlite-settings-store.js';
 import { SqliteUsageLedger } from './sqlite-usage-ledger.js';
 
 /** Builds the Kysely-backed storage over the same connection; loaded on first use only. */
@@ -19,17 +20,18 @@ export async function loadKyselyStorage(database: BetterSqlite3.Database): Promi
 }
 
 /**
- * SQLite storage. Ledger appends, stored-response puts (the hot write paths) and open access's
- * "any key yet?" check run on prepared statements; everything else goes through the shared Kysely
- * stores, which are loaded on first use. Kysely and its migrator cost about 10 MB of resident
- * memory, and an idle gateway whose database is already migrated never needs them: `migrate()`
- * checks the migration table itself.
+ * SQLite storage. Ledger appends, stored-response puts (the hot write paths), open access's
+ * "any key yet?" check and the settings read at start run on prepared statements; everything
+ * else goes through the shared Kysely stores, which are loaded on first use. Kysely and its
+ * migrator cost about 10 MB of resident memory, and an idle gateway whose database is already
+ * migrated never needs them: `migrate()` checks the migration table itself.
  */
 export class SqliteStorage implements Storage {
   readonly dialect = 'sqlite' as const;
   readonly keys: ApiKeyStore;
   readonly ledger: UsageLedger;
   readonly responses: ResponseStore;
+  readonly settings: SettingsStore;
   private kyselyStorage: Promise<Storage> | undefined;
   private closed = false;
 
@@ -49,6 +51,7 @@ export class SqliteStorage implements Storage {
       get: async (id, now) => (await kysely()).responses.get(id, now),
       delete: async (id) => (await kysely()).responses.delete(id),
     });
+    this.settings = new SqliteSettingsStore(database);
     this.ledger = new SqliteUsageLedger(database, {
       list: async (filter) => (await kysely()).ledger.list(filter),
       totals: async (filter) => (await kysely()).ledger.totals(filter),

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { configSchema } from './config-schema.js';
+
+function issuePaths(raw: Record<string, unknown>): string[] {
+  const parsed = configSchema.safeParse(raw);
+  if (parsed.success) return [];
+  return parsed.error.issues.map((issue) => issue.path.join('.'));
+}
+
+describe('content and public URL configuration', () => {
+  it('defaults to ./data/content, one-hour URLs, a generated secret and no public URL', () => {
+    const config = configSchema.parse({});
+    expect(config.content).toEqual({ dir: './data/content', url_ttl_seconds: 3600 });
+    expect(config.server.public_url).toBeUndefined();
+  });
+
+  it('takes every field, a ttl substituted from the environment as text, and a public URL without its trailing slash', () => {
+    const secret = 'x'.repeat(32);
+    const config = configSchema.parse({
+      server: { public_url: 'https://ai.example.com/switchyard/' },
+      content: { dir: '/var/lib/switchyard/content', url_ttl_seconds: '900', url_secret: secret },
+    });
+    expect(config.content).toEqual({ dir: '/var/lib/switchyard/content', url_ttl_seconds: 900, url_secret: secret });
+    expect(config.server.public_url).toBe('https://ai.example.com/switchyard');
+  });
+
+  it.each([
+    ['an unknown content field', { content: { directory: './x' } }, 'content'],
+    ['a zero ttl', { content: { url_ttl_seconds: 0 } }, 'content.url_ttl_seconds'],
+    ['a fractional ttl', { content: { url_ttl_seconds: 1.5 } }, 'content.url_ttl_seconds'],
+    ['an empty dir', { content: { dir: '' } }, 'content.dir'],
+    ['a short secret', { content: { url_secret: 'too-short' } }, 'content.url_secret'],
+    ['a relative public URL', { server: { public_url: '/gateway' } }, 'server.public_url'],
+    ['a public URL of another scheme', { server: { public_url: 'ftp://example.com' } }, 'server.public_url'],
+    ['a public URL with a query', { server: { public_url: 'https://example.com/?a=1' } }, 'server.public_url'],
+    ['a public URL with credentials', { server: { public_url: 'https://user:pass@example.com' } }, 'server.public_url'],
+  ])('refuses %s, naming the field', (_name, raw, path) => {
+    const paths = issuePaths(raw);
+    expect(paths.length).toBeGreaterThan(0);
+    expect(paths).toContain(path);
+  });
+});
