@@ -2,6 +2,7 @@ import type { CatalogModel, ModelCatalog, OutputModality } from '../../catalog/m
 import { GatewayError } from '../../errors/gateway-error.js';
 import { assertEndpointAllowed, isModelAllowed } from '../../keys/key-scope.js';
 import type { ApiKeyRecord } from '../../storage/ports.js';
+import { errorResponse } from '../error-response.js';
 import type { GatewayContext } from '../exchange.js';
 import type { GatewayServices } from '../gateway-services.js';
 
@@ -53,4 +54,19 @@ export function parseModalities(value: string | undefined, fallback: readonly Ou
   }
   if (requested.includes('all')) return new Set(['text', 'image', 'video']);
   return new Set(requested as OutputModality[]);
+}
+
+/** Answers a discovery call with what `produce` makes of it, or the error in the OpenAI shape. */
+export async function discoveryAnswer(
+  context: GatewayContext,
+  services: GatewayServices,
+  produce: (discovery: DiscoveryRequest, now: Date) => unknown,
+): Promise<Response> {
+  const requestId = context.get('requestId');
+  try {
+    const discovery = await discoveryRequest(context, services);
+    return context.json(produce(discovery, new Date()) as object, 200, { 'x-request-id': requestId });
+  } catch (error) {
+    return errorResponse(error, requestId);
+  }
 }
