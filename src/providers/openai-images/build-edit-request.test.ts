@@ -50,4 +50,11 @@ describe('OpenAI images: edits request', () => {
     expect(built.headers['x-team']).toBe('art');
     expect((await formOf(built)).find((part) => part.name === 'response_format')?.value).toBe('b64_json');
   });
+
+  it('asks for a streamed edit as text fields, the way the SDK writes booleans', async () => {
+    const built = createOpenAIImageGeneration('openai').buildRequest(imageRequest({ inputImages: [png], partialImages: 1 }), imageTarget());
+    const parts = await formOf(built);
+    expect(parts.find((part) => part.name === 'stream')?.value).toBe('true');
+    expect(parts.find((part) => part.name === 'partial_images')?.value).toBe('1');
+  });
 });

@@ -52,4 +52,10 @@ describe('OpenAI images: generations request', () => {
     expect(built.headers).not.toHaveProperty('authorization');
     expect(jsonBody(built.body)).toEqual({ model: 'flux-dev', prompt: 'A lighthouse at dawn', n: 1, response_format: 'b64_json' });
   });
+
+  it('asks for a stream when partial images are wanted', () => {
+    const built = createOpenAIImageGeneration('openai').buildRequest(imageRequest({ partialImages: 2 }), imageTarget());
+    expect(jsonBody(built.body)).toMatchObject({ stream: true, partial_images: 2 });
+    expect(jsonBody(createOpenAIImageGeneration('openai').buildRequest(imageRequest(), imageTarget()).body)).not.toHaveProperty('stream');
+  });
 });

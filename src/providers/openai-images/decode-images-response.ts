@@ -1,11 +1,7 @@
 import { GatewayError } from '../../errors/gateway-error.js';
-import type { GeneratedImage, ImageGenerationResult, ImageOutputFormat } from '../../ir/index.js';
+import type { GeneratedImage, ImageGenerationResult } from '../../ir/index.js';
 import { asArray, isRecord, readString } from '../../json/json-value.js';
-import { usageFromImagesUsage } from './images-usage.js';
-
-function isOutputFormat(value: string | undefined): value is ImageOutputFormat {
-  return value === 'png' || value === 'jpeg' || value === 'webp';
-}
+import { reportedImageFields } from './reported-image-fields.js';
 
 /**
  * An `ImagesResponse` body → the neutral result: `data[].b64_json` (with `revised_prompt`), and
@@ -23,19 +19,7 @@ export function decodeImagesResponse(body: unknown): ImageGenerationResult {
     if (base64 !== undefined && base64 !== '') images.push({ base64, ...(revisedPrompt ? { revisedPrompt } : {}) });
   }
   if (images.length === 0) throw noImagesError(items);
-  const size = readString(body, 'size');
-  const quality = readString(body, 'quality');
-  const outputFormat = readString(body, 'output_format');
-  const background = readString(body, 'background');
-  const usage = usageFromImagesUsage(body['usage']);
-  return {
-    images,
-    ...(size ? { size } : {}),
-    ...(quality ? { quality } : {}),
-    ...(isOutputFormat(outputFormat) ? { outputFormat } : {}),
-    ...(background ? { background } : {}),
-    ...(usage === undefined ? {} : { usage }),
-  };
+  return { images, ...reportedImageFields(body) };
 }
 
 /**

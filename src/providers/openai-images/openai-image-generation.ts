@@ -2,6 +2,7 @@ import type { ImageGeneration } from '../provider-adapter.js';
 import { buildEditRequest } from './build-edit-request.js';
 import { buildGenerationRequest } from './build-generation-request.js';
 import { decodeImagesResponse } from './decode-images-response.js';
+import { createImagesStreamDecoder } from './images-stream-decoder.js';
 
 /** The OpenAI Images API (`/images/generations`, `/images/edits`), at OpenAI or a compatible server. */
 export function createOpenAIImageGeneration(kind: 'openai' | 'openai-compatible'): ImageGeneration {
@@ -12,5 +13,6 @@ export function createOpenAIImageGeneration(kind: 'openai' | 'openai-compatible'
         ? buildEditRequest(request, target, kind)
         : buildGenerationRequest(request, target, kind),
     decodeResponse: (body) => decodeImagesResponse(body),
+    createStreamDecoder: () => createImagesStreamDecoder(),
   };
 }
