@@ -1,3 +1,4 @@
+import type { IrError } from './stream-event.js';
 import type { Usage } from './usage.js';
 
 /** An image given with a request: the pictures to edit, or the mask that says where. */
@@ -48,3 +49,12 @@ export interface ImageGenerationResult {
   /** Token usage, where the upstream reports it (the gpt-image family does). */
   readonly usage?: Usage;
 }
+
+/**
+ * One event of a streamed image call: a partial picture (0-based `partialIndex` within the image
+ * being drawn), a finished image with what the upstream reports about it, or a failure.
+ */
+export type ImageStreamEvent =
+  | { readonly type: 'partial-image'; readonly partialIndex: number; readonly base64: string }
+  | { readonly type: 'image-completed'; readonly result: ImageGenerationResult }
+  | { readonly type: 'error'; readonly error: IrError };

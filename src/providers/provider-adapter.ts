@@ -1,6 +1,13 @@
 import type { GatewayError } from '../errors/gateway-error.js';
 import type { FormatName } from '../ir/format-name.js';
-import type { ImageGenerationRequest, ImageGenerationResult, IrRequest, IrResponse, IrStreamEvent } from '../ir/index.js';
+import type {
+  ImageGenerationRequest,
+  ImageGenerationResult,
+  ImageStreamEvent,
+  IrRequest,
+  IrResponse,
+  IrStreamEvent,
+} from '../ir/index.js';
 
 export type ProviderKind = 'openai' | 'openai-compatible' | 'anthropic' | 'gemini';
 
@@ -82,15 +89,31 @@ export interface TokenCounting {
   readInputTokens(body: unknown): number | undefined;
 }
 
+/** Turns one upstream SSE stream of images into neutral events; holds its state in the closure. */
+export interface ImageStreamDecoder {
+  push(eventName: string | undefined, data: string): ImageStreamEvent[];
+  /** The upstream closed the stream; ends with an `error` event when no image was completed. */
+  end(): ImageStreamEvent[];
+}
+
 /**
  * Generating and editing images. The answer is read whole: upstreams send images as base64 in
  * one JSON body (a stream of partial images is a separate, optional path).
  */
 export interface ImageGeneration {
-  /** Whether this upstream edits images (`/images/edits` or its equivalent). */
+  /**
+   * Whether this upstream edits images (`/images/edits` or its equivalent) — with the models
+   * that do: the model record says which.
+   */
   readonly edits: boolean;
+  /**
+   * The upstream call. With `partialImages` above 0 and a stream decoder present, the call asks
+   * for an SSE stream, to be read with `createStreamDecoder`.
+   */
   buildRequest(request: ImageGenerationRequest, target: UpstreamTarget): UpstreamMediaRequest;
   decodeResponse(body: unknown, request: ImageGenerationRequest): ImageGenerationResult;
+  /** Present where the upstream streams partial images (the gpt-image family). */
+  createStreamDecoder?(request: ImageGenerationRequest): ImageStreamDecoder;
 }
 
 /**

@@ -5,6 +5,7 @@ import { decodeGeminiError } from './decode-gemini-error.js';
 import { decodeGeminiResponse } from './decode-gemini-response.js';
 import { geminiGenerateUrl, geminiHeaders } from './gemini-endpoint.js';
 import { createGeminiStreamDecoder } from './gemini-stream-decoder.js';
+import { geminiImageGeneration } from './images/gemini-image-generation.js';
 
 /**
  * Google Gemini `generateContent` / `streamGenerateContent`. No client format speaks Gemini, so
@@ -30,4 +31,5 @@ export const geminiAdapter: TextProviderAdapter = {
     // non-streaming generateContent URL so the contract holds if it ever is.
     passthroughUrl: (_format, target) => geminiGenerateUrl(target, false),
   },
+  images: geminiImageGeneration,
 };

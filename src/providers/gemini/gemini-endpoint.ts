@@ -6,11 +6,20 @@ import type { UpstreamTarget } from '../provider-adapter.js';
  * `models/` prefix on the model id (the API's own resource name) is tolerated too.
  */
 export function geminiGenerateUrl(target: UpstreamTarget, stream: boolean): string {
-  const root = target.baseUrl.replace(/\/+$/, '').replace(/\/v1beta$/, '');
-  const model = target.model.replace(/^models\//, '');
-  const base = `${root}/v1beta/models/${model}`;
+  const base = geminiModelUrl(target);
   // Gemini switches to SSE by URL, not by a body flag.
   return stream ? `${base}:streamGenerateContent?alt=sse` : `${base}:generateContent`;
+}
+
+/** The `:predict` URL that Imagen models answer on. */
+export function geminiPredictUrl(target: UpstreamTarget): string {
+  return `${geminiModelUrl(target)}:predict`;
+}
+
+function geminiModelUrl(target: UpstreamTarget): string {
+  const root = target.baseUrl.replace(/\/+$/, '').replace(/\/v1beta$/, '');
+  const model = target.model.replace(/^models\//, '');
+  return `${root}/v1beta/models/${model}`;
 }
 
 export function geminiHeaders(target: UpstreamTarget): Record<string, string> {

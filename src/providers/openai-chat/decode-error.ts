@@ -3,6 +3,12 @@ import { parseJson } from '../../json/json-value.js';
 import { parseChatErrorBody } from '../../wire/chat/chat-error-body.js';
 
 /**
+ * Safety refusals whose meaning is in `code`, not `type`: gpt-image models answer
+ * `image_generation_user_error`/`moderation_blocked`, dall-e `invalid_request_error`/`content_policy_violation`.
+ */
+const contentPolicyCodes: ReadonlySet<string> = new Set(['moderation_blocked', 'content_policy_violation']);
+
+/**
  * An upstream error response as a GatewayError. The upstream's message is kept (it names the
  * problem and never holds our credential); the body is not quoted when it is not an OpenAI-style
  * error, since proxies answer with HTML that can name internal hosts.
@@ -10,7 +16,7 @@ import { parseChatErrorBody } from '../../wire/chat/chat-error-body.js';
 export function decodeChatError(status: number, bodyText: string, headers: Readonly<Record<string, string>>): GatewayError {
   const fields = parseChatErrorBody(parseJson(bodyText));
   const message = fields?.message ?? `The upstream returned HTTP ${status}.`;
-  const upstreamType = fields?.type ?? fields?.code;
+  const upstreamType = contentPolicyCodes.has(fields?.code ?? '') ? fields?.code : (fields?.type ?? fields?.code);
   const retryAfterSeconds = retryAfter(headers);
   return upstreamStatusError(status, message, {
     ...(upstreamType === undefined ? {} : { upstreamType }),

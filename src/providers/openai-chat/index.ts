@@ -1,5 +1,6 @@
 import type { FormatName } from '../../ir/format-name.js';
 import { apiRoot } from '../api-root.js';
+import { createOpenAIImageGeneration } from '../openai-images/index.js';
 import type { TextProviderAdapter, UpstreamTarget } from '../provider-adapter.js';
 import { buildChatRequest } from './build-request.js';
 import { decodeChatError } from './decode-error.js';
@@ -28,5 +29,6 @@ export function createOpenAIChatAdapter(kind: 'openai' | 'openai-compatible'): T
       passthroughUrl: (format: FormatName, target: UpstreamTarget) =>
         format === 'responses' ? `${target.baseUrl}/responses` : `${target.baseUrl}/chat/completions`,
     },
+    images: createOpenAIImageGeneration(kind),
   };
 }

@@ -1,0 +1,1 @@
+export { createOpenAIImageGeneration } from './openai-image-generation.js';
