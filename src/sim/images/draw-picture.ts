@@ -54,7 +54,7 @@ async function encode(picture: Sharp, request: PictureRequest): Promise<Buffer> 
   if (!keepAlpha) output = output.flatten({ background: '#ffffff' });
   switch (request.format) {
     case 'png':
-      // Level 6 with adaptive filtering: compact files, and fast enough for large sizes.
+      // zlib's middle level: compact files, and fast enough for the largest sizes.
       return output.png({ compressionLevel: 6 }).toBuffer();
     case 'jpeg':
       return output.jpeg({ quality }).toBuffer();
