@@ -16,7 +16,10 @@ const formatsToProviders = [['**/providers', '**/providers/**'], 'formats/ and p
 const providersToFormats = [['**/formats', '**/formats/**'], 'formats/ and providers/ never import each other: translation goes only through ir/, so adding a format or a provider is one folder, never N × M translators.'];
 const toServer = [['**/server', '**/server/**', '**/cli', '**/cli/**'], 'Only the entry points (server/, cli/) assemble the parts; a part that imports them would drag HTTP and process handling into code that is tested and reused without them.'];
 const toStorage = [['**/storage', '**/storage/**'], 'Translation and wire code is pure: it turns bytes into bytes and never touches the database, so it stays fast and testable without one.'];
-const simOutside = [['../*', '../../*', '!../json', '!../json/*'], 'The simulator stands in for a vendor\'s servers: it shares no code with the gateway (but JSON helpers), so it cannot agree with the gateway by accident.'];
+const simMessage = 'The simulator stands in for a vendor\'s servers: it shares no code with the gateway (but JSON helpers), so it cannot agree with the gateway by accident.';
+const simOutside = [['../*', '../../*', '!../json', '!../json/*'], simMessage];
+/** The simulator's own subfolders (images/) sit one level deeper: the simulator root is `../`. */
+const simSubfolderOutside = [['../../*', '../../../*', '!../../json', '!../../json/*'], simMessage];
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'data/', 'coverage/', '.tmp/'] },
@@ -57,7 +60,8 @@ export default tseslint.config(
     ignores: testFiles,
     rules: { 'no-restricted-imports': ['error', refuse(toServer)] },
   },
-  { files: ['src/sim/**/*.ts'], ignores: testFiles, rules: { 'no-restricted-imports': ['error', refuse(simOutside)] } },
+  { files: ['src/sim/*.ts'], ignores: testFiles, rules: { 'no-restricted-imports': ['error', refuse(simOutside)] } },
+  { files: ['src/sim/*/**/*.ts'], ignores: testFiles, rules: { 'no-restricted-imports': ['error', refuse(simSubfolderOutside)] } },
   {
     files: ['src/cli/**', 'scripts/**', 'bin/**', 'bench/**'],
     rules: { 'no-console': 'off' },

@@ -3,6 +3,7 @@ import type { JsonRecord } from '../json/json-value.js';
 import { applyHeaderControls, parseDirectives } from './directives.js';
 import { errorBody } from './error-bodies.js';
 import { planReply } from './plan-reply.js';
+import type { BodyResult } from './read-json-body.js';
 import { readJsonBody } from './read-json-body.js';
 import { ResponseLifetime } from './response-lifetime.js';
 import { sendJson } from './send-json.js';
@@ -31,10 +32,12 @@ export async function handleGeneration(
   response: ServerResponse,
   route: GenerationRoute,
   state: SimulatorState,
+  /** The body when the router already read it to choose the handler. */
+  alreadyRead?: BodyResult,
 ): Promise<void> {
   const { endpoint } = route;
   const lifetime = new ResponseLifetime(response);
-  const parsed = await readJsonBody(request);
+  const parsed = alreadyRead ?? (await readJsonBody(request));
   const sequence = state.nextSequence();
   const identity = simIdentity(sequence);
   const requestId = `req_${identity.tag}`;
@@ -80,7 +83,7 @@ export async function handleGeneration(
 }
 
 /** Gemini without `alt=sse` streams one JSON array, element by element. */
-function arrayFrames(events: readonly SimStreamEvent[]): string[] {
+export function arrayFrames(events: readonly SimStreamEvent[]): string[] {
   const frames = events.map((event, index) => `${index === 0 ? '[' : ',\r\n'}${JSON.stringify(event.data)}`);
   frames.push(frames.length === 0 ? '[]' : ']');
   return frames;

@@ -7,6 +7,9 @@ import { errorBody } from './error-bodies.js';
 import { extractMessages } from './extract-messages.js';
 import type { GenerationRoute, SimulatorState } from './handle-generation.js';
 import { handleGeneration } from './handle-generation.js';
+import { asksForImageOutput, handleGeminiImage } from './images/gemini-image-endpoint.js';
+import { handleImagenPredict } from './images/imagen-predict-endpoint.js';
+import { handleImageEdit, handleImageGeneration } from './images/openai-images-endpoint.js';
 import { inputTokensFor } from './plan-reply.js';
 import { readJsonBody } from './read-json-body.js';
 import { sendJson } from './send-json.js';
@@ -15,6 +18,7 @@ import { simEpochSeconds } from './sim-ids.js';
 export const simModelIds = ['sim-model', 'gpt-sim', 'claude-sim', 'gemini-sim'] as const;
 
 const geminiPath = /^\/(?:v1beta|v1)\/models\/([^/:]+):(generateContent|streamGenerateContent)$/;
+const imagenPath = /^\/(?:v1beta|v1)\/models\/([^/:]+):predict$/;
 
 export async function routeRequest(request: IncomingMessage, response: ServerResponse, state: SimulatorState): Promise<void> {
   const url = new URL(request.url ?? '/', 'http://sim.invalid');
@@ -34,8 +38,27 @@ export async function routeRequest(request: IncomingMessage, response: ServerRes
   }
   if (method === 'POST') {
     const route = generationRoute(path, url.searchParams);
+    if (route !== undefined && route.endpoint === geminiEndpoint) {
+      // The same Gemini paths make pictures when the body asks for IMAGE output.
+      const parsed = await readJsonBody(request);
+      if (parsed.kind === 'ok' && asksForImageOutput(parsed.body)) await handleGeminiImage(request, response, parsed.body, route, state);
+      else await handleGeneration(request, response, route, state, parsed);
+      return;
+    }
     if (route !== undefined) {
       await handleGeneration(request, response, route, state);
+      return;
+    }
+    if (path === '/v1/images/generations') {
+      await handleImageGeneration(request, response, state);
+      return;
+    }
+    if (path === '/v1/images/edits') {
+      await handleImageEdit(request, response, state);
+      return;
+    }
+    if (imagenPath.test(path)) {
+      await handleImagenPredict(request, response, state);
       return;
     }
     if (path === '/v1/messages/count_tokens') {
@@ -44,7 +67,7 @@ export async function routeRequest(request: IncomingMessage, response: ServerRes
     }
   }
   request.resume();
-  const message = `Unknown request URL: ${method} ${url.pathname}. The simulator serves the OpenAI, Anthropic and Gemini generation endpoints.`;
+  const message = `Unknown request URL: ${method} ${url.pathname}. The simulator serves the OpenAI, Anthropic and Gemini generation and image endpoints.`;
   sendJson(response, 404, errorBody('openai', 404, message, ''));
 }
 

@@ -41,6 +41,13 @@ describe('the lint config enforces the design', () => {
     expect(await problems('src/sim/right.ts', "import { isRecord } from '../json/json-value.js';\nexport const check = isRecord;\n")).toEqual([]);
   });
 
+  it('holds the simulator subfolders to the same rule, while they use the simulator root files', async () => {
+    const wrong = await problems('src/sim/images/wrong.ts', "import { chatFormat } from '../../formats/chat/index.js';\nexport const format = chatFormat;\n");
+    expect(wrong.map((problem) => problem.rule)).toEqual(['no-restricted-imports']);
+    const right = "import { isRecord } from '../../json/json-value.js';\nimport { sendJson } from '../send-json.js';\nexport const both = [isRecord, sendJson];\n";
+    expect(await problems('src/sim/images/right.ts', right)).toEqual([]);
+  });
+
   it('refuses pure translation code touching storage or the server', async () => {
     const storage = await problems('src/translation/wrong.ts', "import type { UsageLedger } from '../storage/ports.js';\nexport type Ledger = UsageLedger;\n");
     expect(storage.map((problem) => problem.rule)).toEqual(['no-restricted-imports']);
