@@ -9,9 +9,11 @@ import type { ClientImageRequest } from './client-image-request.js';
  */
 export function mapLegacyRequest(request: ClientImageRequest, legacy: LegacyImageAlias): ClientImageRequest {
   const { mapping } = legacy;
-  const mapped: Record<string, unknown> = { ...request, response_format: request.response_format ?? legacy.rules.defaultResponseFormat };
-  if (request.quality !== undefined) mapped.quality = mapping.quality[request.quality] ?? request.quality;
-  if (request.size !== undefined) mapped.size = mapping.size[request.size] ?? request.size;
-  for (const parameter of mapping.dropped) delete mapped[parameter];
-  return mapped as unknown as ClientImageRequest;
+  const mapped: ClientImageRequest = {
+    ...request,
+    response_format: request.response_format ?? legacy.rules.defaultResponseFormat,
+    ...(request.quality === undefined ? {} : { quality: mapping.quality[request.quality] ?? request.quality }),
+    ...(request.size === undefined ? {} : { size: mapping.size[request.size] ?? request.size }),
+  };
+  return Object.fromEntries(Object.entries(mapped).filter(([parameter]) => !mapping.dropped.includes(parameter))) as ClientImageRequest;
 }
