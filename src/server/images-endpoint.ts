@@ -13,6 +13,7 @@ import { mapLegacyRequest } from '../media/images/map-legacy-request.js';
 import { readImageForm } from '../media/images/read-image-form.js';
 import { meterImageCall } from '../metering/meter-image-call.js';
 import { resolveModel } from '../routing/resolve-model.js';
+import type { AttemptReport } from '../routing/run-with-fallback.js';
 import type { ApiKeyRecord } from '../storage/ports.js';
 import { errorResponse } from './error-response.js';
 import type { GatewayContext } from './exchange.js';
@@ -20,6 +21,7 @@ import type { GatewayServices } from './gateway-services.js';
 import { assertJsonContentType, parseJsonObject, readRequestBody } from './read-request-body.js';
 import { requestBaseUrl } from './request-base-url.js';
 import { clientAbortScope, nodeRequestHeaders } from './request-headers.js';
+import { streamedImagesAnswer } from './streamed-images-answer.js';
 
 /** Edits come as a multipart form (how the `openai` SDK sends files); anything else is a 415. */
 function assertMultipart(contentType: string | undefined): void {
@@ -53,7 +55,8 @@ function neutralRequest(request: ClientImageRequest): ImageGenerationRequest {
   return {
     prompt: request.prompt,
     n: request.n ?? 1,
-    partialImages: request.partial_images ?? 0,
+    // Partial images exist only in a stream; without one the field is moot, as at OpenAI.
+    partialImages: request.stream === true ? (request.partial_images ?? 0) : 0,
     ...(request.size === undefined ? {} : { size: request.size }),
     ...(request.quality === undefined ? {} : { quality: request.quality }),
     ...(request.output_format === undefined ? {} : { outputFormat: request.output_format as 'png' | 'jpeg' | 'webp' }),
@@ -65,6 +68,16 @@ function neutralRequest(request: ClientImageRequest): ImageGenerationRequest {
     ...(request.images === undefined ? {} : { inputImages: request.images }),
     ...(request.mask === undefined ? {} : { mask: request.mask }),
   };
+}
+
+/**
+ * A stream carries every image as base64 in its events, as OpenAI's does: asking for URLs too is
+ * a contradiction the client should hear about, rather than get base64 it did not ask for.
+ */
+function assertStreamableFormat(request: ClientImageRequest): void {
+  if (request.stream === true && request.response_format === 'url') {
+    throw new GatewayError('invalid_field', "response_format 'url' cannot be streamed: a stream sends each image as base64. Send response_format 'b64_json' or leave it out, or send stream: false.", { param: 'response_format' });
+  }
 }
 
 /**
@@ -90,16 +103,21 @@ export async function handleImages(context: GatewayContext, services: GatewaySer
     if (legacy !== undefined) checkImageRules(asked, legacy.rules, legacy.id, editing);
     const request = legacy === undefined ? asked : mapLegacyRequest(asked, legacy);
     checkImageRules(request, rules, model.id, editing);
-    if (request.stream === true) throw new GatewayError('unsupported_parameter', 'Streamed image generation is not served by this gateway yet; send stream: false.', { param: 'stream' });
+    assertStreamableFormat(asked);
     metered = { key, model };
-    const generated = await generateImages(model, neutralRequest(request), editing, {
+    const settings = {
       fallback: { attemptsPerRoute: routing.attempts_per_route, backoffMs: routing.backoff_ms },
       timeoutMs: routing.timeout_ms,
       signal: clientAbortScope(context.env.outgoing),
-      onFailure: (report) =>
+      onFailure: (report: AttemptReport) =>
         services.logger.warn({ requestId, provider: report.route.target.providerName, attempt: report.attempt, code: report.error.code }, 'upstream image attempt failed'),
-    });
-    const charge = imageCharge(priceAt(model.prices, new Date(startedAt)), generated.result, { ...(request.quality === undefined ? {} : { quality: request.quality }), ...(request.size === undefined ? {} : { size: request.size }) });
+    };
+    const tierAsked = { ...(request.quality === undefined ? {} : { quality: request.quality }), ...(request.size === undefined ? {} : { size: request.size }) };
+    if (request.stream === true) {
+      return await streamedImagesAnswer(services, { requestId, key, model, request: neutralRequest(request), editing, asked: tierAsked, settings, startedAt });
+    }
+    const generated = await generateImages(model, neutralRequest(request), editing, settings);
+    const charge = imageCharge(priceAt(model.prices, new Date(startedAt)), generated.result, tierAsked);
     if (charge.tierAssumed) services.logger.warn({ requestId, model: model.id, quality: charge.quality, size: charge.size }, 'image tier not reported; billed at the dearest fitting tier');
     const body = await imageAnswer(generated.result, {
       modelId: model.id,

@@ -1,0 +1,36 @@
+import type { ChunkStream } from '../../call/commit-stream.js';
+import type { GatewayError } from '../../errors/gateway-error.js';
+import { createSseReader } from '../../upstream/sse-reader.js';
+import { upstreamTransportError, type UpstreamResponse } from '../../upstream/upstream-client.js';
+import type { CompletedImagesTally } from './completed-images-tally.js';
+import { imageErrorFrame } from './image-stream-frames.js';
+
+const textEncoder = new TextEncoder();
+
+/**
+ * Relays an upstream Images API stream's bytes as they come, while the tally reads each event.
+ * The events carry no model id, so nothing in them needs rewriting. An upstream that breaks off,
+ * or closes before any image was completed, would leave the client without an end: an `error`
+ * event in OpenAI's shape is added then, unless the upstream sent its own.
+ */
+export async function* relayImageStream(response: UpstreamResponse, tally: CompletedImagesTally, requestId: string): ChunkStream {
+  const reader = createSseReader((event) => tally.observe(event.event, event.data));
+  let cut: GatewayError | undefined;
+  let sentAnything = false;
+  try {
+    for await (const chunk of response.body.chunks()) {
+      reader.push(chunk);
+      sentAnything = true;
+      yield chunk;
+    }
+    reader.flush();
+  } catch (error) {
+    // Before anything was sent the failure is still an HTTP error, and may fall back.
+    if (!sentAnything) throw error;
+    cut = upstreamTransportError(error);
+  }
+  const failure = tally.finish(cut);
+  // An upstream that closed without a byte has not started the client's stream either.
+  if (failure !== undefined && !sentAnything) throw failure;
+  if (failure !== undefined) yield textEncoder.encode(imageErrorFrame(failure, requestId));
+}
