@@ -46,7 +46,8 @@ const imagenRules: ImageRulesConfig = {
   output_formats: ['png', 'jpeg'],
   backgrounds: [],
   styles: [],
-  streaming: false,
+  // The upstream answers whole; the gateway plays the answer out as the Images API's events.
+  streaming: true,
   edits: false,
   max_prompt_length: 2000,
 };
@@ -62,7 +63,8 @@ const geminiImageRules: ImageRulesConfig = {
   output_formats: ['png'],
   backgrounds: [],
   styles: [],
-  streaming: false,
+  // The upstream answers whole; the gateway plays the answer out as the Images API's events.
+  streaming: true,
   edits: true,
   max_input_images: 3,
   max_input_image_bytes: 7 * 1024 * 1024,
