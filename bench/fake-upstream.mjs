@@ -6,6 +6,10 @@
 //                               request asked for stream_options.include_usage) and `data: [DONE]`
 //   POST /v1/messages           Anthropic: a ~0.9 KB message, or an SSE stream of STREAM_CHUNKS events
 //                               from message_start to message_stop
+//   POST /v1/images/generations OpenAI Images, as gpt-image answers: `data[].b64_json` (one entry per
+//                               `"n": k` of the request, 1 when absent) of one 1024×1024 PNG of about
+//                               1.5 MB (≈2.07 MB of base64), with top-level created, background, size,
+//                               quality, output_format and usage
 //   GET  /stats                 {"requests":n,"streams":n,"bytes_in":n}  (did the gateway really call us?)
 //   GET  /health                ok
 //
@@ -14,6 +18,9 @@
 // the per-request overrides `bench-delay-<ms>` / `bench-chunks-<n>` (so the 1,000 slow streams can
 // share the server with fast ones). Request bodies are never JSON.parse'd: the upstream must cost as
 // little as possible on the core it shares with the load generator.
+//
+// The PNG is drawn once at start with sharp (seeded noise, 7 levels per channel over a row gradient,
+// so deflate can shrink it only to about half: ≈1.55 MB), and the same bytes are served every time.
 //
 // Env: UPSTREAM_PORT (18191), STREAM_CHUNKS (50), CHUNK_DELAY_MS (2; 0 = all chunks back to back).
 import http from 'node:http';
@@ -104,6 +111,52 @@ function streamFor(kind, count, includeUsage) {
   return chunks;
 }
 
+// ---------------------------------------------------------------- OpenAI images (gpt-image)
+/** A 1024×1024 RGB PNG of seeded noise: the same ≈1.55 MB on every start. */
+async function drawPng() {
+  const { default: sharp } = await import('sharp');
+  const side = 1024;
+  const raw = Buffer.alloc(side * side * 3);
+  let state = 0x9e3779b9; // xorshift32
+  for (let y = 0; y < side; y++) {
+    for (let x = 0; x < side; x++) {
+      const at = (y * side + x) * 3;
+      for (let channel = 0; channel < 3; channel++) {
+        state ^= state << 13;
+        state ^= state >>> 17;
+        state ^= state << 5;
+        raw[at + channel] = ((y >> 2) + channel * 60 + ((state >>> 0) % 7)) & 255;
+      }
+    }
+  }
+  return sharp(raw, { raw: { width: side, height: side, channels: 3 } }).png({ compressionLevel: 6 }).toBuffer();
+}
+
+let pngBytes = 0;
+let pngBase64 = '';
+try {
+  const png = await drawPng();
+  pngBytes = png.length;
+  pngBase64 = png.toString('base64');
+} catch (error) {
+  // Without sharp the chat and messages answers still work; the images path answers 404.
+  process.stdout.write(`fake upstream: no image (${String(error)}); /v1/images/generations will answer 404\n`);
+}
+const imagesUsage = { input_tokens: 20, input_tokens_details: { text_tokens: 20, image_tokens: 0 }, output_tokens: 4160, total_tokens: 4180 };
+const imagesAnswers = new Map();
+/** The gpt-image answer holding `count` copies of the picture, serialised once per count. */
+function imagesAnswer(count) {
+  let answer = imagesAnswers.get(count);
+  if (answer === undefined) {
+    answer = Buffer.from(JSON.stringify({
+      created, background: 'opaque', data: Array.from({ length: count }, () => ({ b64_json: pngBase64 })),
+      output_format: 'png', quality: 'high', size: '1024x1024', usage: imagesUsage,
+    }));
+    imagesAnswers.set(count, answer);
+  }
+  return answer;
+}
+
 // ---------------------------------------------------------------- server
 const jsonHeaders = (length) => ({ 'content-type': 'application/json', 'content-length': length });
 const chatHeaders = jsonHeaders(chatBody.length);
@@ -114,6 +167,7 @@ const streamPattern = /"stream"\s*:\s*true/;
 const usagePattern = /"include_usage"\s*:\s*true/;
 const delayPattern = /bench-delay-(\d+)/;
 const chunksPattern = /bench-chunks-(\d+)/;
+const countPattern = /"n"\s*:\s*(\d+)/;
 
 let requests = 0;
 let streams = 0;
@@ -154,7 +208,9 @@ const server = http.createServer((request, response) => {
     response.end(url === '/health' ? 'ok' : 'not found');
     return;
   }
-  const kind = url.startsWith('/v1/chat/completions') ? 'chat' : url.startsWith('/v1/messages') ? 'messages' : undefined;
+  const kind = url.startsWith('/v1/chat/completions') ? 'chat'
+    : url.startsWith('/v1/messages') ? 'messages'
+      : url.startsWith('/v1/images/generations') && pngBase64 !== '' ? 'images' : undefined;
   let head = '';
   let tail = '';
   request.setEncoding('latin1');
@@ -171,6 +227,12 @@ const server = http.createServer((request, response) => {
       return;
     }
     const edges = head + '\n' + tail;
+    if (kind === 'images') {
+      const answer = imagesAnswer(Math.min(10, Math.max(1, Number(countPattern.exec(edges)?.[1] ?? 1))));
+      response.writeHead(200, jsonHeaders(answer.length));
+      response.end(answer);
+      return;
+    }
     if (!streamPattern.test(edges)) {
       if (kind === 'chat') { response.writeHead(200, chatHeaders); response.end(chatBody); }
       else { response.writeHead(200, messageHeaders); response.end(messageBody); }
@@ -186,6 +248,6 @@ server.headersTimeout = 121_000;
 server.requestTimeout = 0;
 server.maxHeadersCount = 0;
 server.listen(port, host, () => {
-  process.stdout.write(`fake upstream on http://${host}:${port} chunks=${defaultChunks} delay=${defaultDelayMs}ms chat=${chatBody.length}B messages=${messageBody.length}B\n`);
+  process.stdout.write(`fake upstream on http://${host}:${port} chunks=${defaultChunks} delay=${defaultDelayMs}ms chat=${chatBody.length}B messages=${messageBody.length}B png=${pngBytes}B (base64 ${pngBase64.length}B)\n`);
 });
 for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => process.exit(0));

@@ -40,6 +40,23 @@ export function responsesBody(model, stream, marker = '') {
   });
 }
 
+/**
+ * An image generation as a gpt-image client sends it: base64 wanted back. The fake upstream answers
+ * `n` copies of one ≈1.55 MB PNG (≈2.07 MB of base64 each).
+ * @param {string} model @param {number} [count]
+ */
+export function imageBody(model, count = 1) {
+  return JSON.stringify({
+    model,
+    prompt: 'A lighthouse on a rocky coast at dusk, waves breaking, warm light in the window, film grain.',
+    n: count,
+    size: '1024x1024',
+    quality: 'high',
+    output_format: 'png',
+    response_format: 'b64_json',
+  });
+}
+
 // ---------------------------------------------------------------- the coding-agent conversation
 
 const tools = [

@@ -4,14 +4,18 @@
 //   gateway    Switchyard, configured by bench/switchyard-bench.yaml
 // A translated scenario's baselines use the client's format natively (a messages client talking to
 // an Anthropic upstream directly), so the ratio shows what translation costs that client.
-import { bigChatBody, bigMessagesBody, chatBody, messagesBody, responsesBody } from './bodies.mjs';
+import { bigChatBody, bigMessagesBody, chatBody, imageBody, messagesBody, responsesBody } from './bodies.mjs';
 
 export const chatModel = 'gpt-4o-mini';
 export const claudeModel = 'claude-3-5-haiku-20241022';
+/** The gateway's image model (bench/switchyard-bench.yaml) and the upstream model it routes to. */
+export const gatewayImageModel = 'bench-image';
+export const upstreamImageModel = 'gpt-image-1';
 
 const chatPath = '/v1/chat/completions';
 const messagesPath = '/v1/messages';
 const responsesPath = '/v1/responses';
+const imagesPath = '/v1/images/generations';
 
 /** Body name → body text. Written to files once per run. */
 export function buildBodies(slowDelayMs) {
@@ -33,19 +37,22 @@ export function buildBodies(slowDelayMs) {
     slow_chat_stream: chatBody(chatModel, true, slow),
     slow_chat_claude_stream: chatBody(claudeModel, true, slow),
     slow_messages_gpt_stream: messagesBody(chatModel, true, slow),
+    images_gateway: imageBody(gatewayImageModel),
+    images_gpt_image: imageBody(upstreamImageModel),
   };
 }
 
 /**
- * @typedef {'chat'|'messages'|'responses'} ClientFormat
+ * @typedef {'chat'|'messages'|'responses'|'images'} ClientFormat
  * @typedef {{ path: string, body: string, format: ClientFormat }} Request
- * @typedef {{ name: string, group: 'passthrough'|'translated'|'large', title: string, tool: 'wrk'|'stream',
- *             connections: number, gateway: Request, baseline: Request, minEvents?: number }} Scenario
+ * @typedef {{ name: string, group: 'passthrough'|'translated'|'large'|'images_b64', title: string, tool: 'wrk'|'stream',
+ *             connections: number, gateway: Request, baseline: Request, minEvents?: number, optIn?: boolean }} Scenario
  */
 
 const chat = (body) => ({ path: chatPath, body, format: /** @type {const} */ ('chat') });
 const messages = (body) => ({ path: messagesPath, body, format: /** @type {const} */ ('messages') });
 const responses = (body) => ({ path: responsesPath, body, format: /** @type {const} */ ('responses') });
+const images = (body) => ({ path: imagesPath, body, format: /** @type {const} */ ('images') });
 
 /** @returns {Scenario[]} */
 export function scenarios({ concurrency, streamConcurrency, streamChunks }) {
@@ -75,6 +82,10 @@ export function scenarios({ concurrency, streamConcurrency, streamChunks }) {
     { name: 'big_messages_c8', group: 'large', title: '500 KB messages → chat upstream (translated)', tool: 'wrk', connections: 8, gateway: messages('big_messages_gpt'), baseline: messages('big_messages_native') },
     { name: 'big_chat_to_anthropic_c1', group: 'large', title: '500 KB chat → Anthropic upstream (translated)', tool: 'wrk', connections: 1, gateway: chat('big_chat_claude'), baseline: chat('big_chat') },
     { name: 'big_chat_to_anthropic_c8', group: 'large', title: '500 KB chat → Anthropic upstream (translated)', tool: 'wrk', connections: 8, gateway: chat('big_chat_claude'), baseline: chat('big_chat') },
+    // (h) image generation answered in base64: one 1024×1024 PNG of ≈1.55 MB, ≈2.07 MB of base64 in JSON.
+    // Opt-in (SCENARIOS=images_b64): not part of a default run, whose later stages it would inflate.
+    { name: 'images_b64_c1', group: 'images_b64', title: 'image generation, 2 MB b64_json answer', tool: 'wrk', connections: 1, gateway: images('images_gateway'), baseline: images('images_gpt_image'), optIn: true },
+    { name: 'images_b64_c16', group: 'images_b64', title: 'image generation, 2 MB b64_json answer', tool: 'wrk', connections: 16, gateway: images('images_gateway'), baseline: images('images_gpt_image'), optIn: true },
   ];
 }
 

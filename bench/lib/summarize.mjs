@@ -95,6 +95,29 @@ export function summarize(results, options = {}) {
     }
     push('');
   }
+  const imageScenarios = scenarioNames.filter((name) => runs.find((run) => run.scenario === name).group === 'images_b64')
+    .sort((a, b) => runs.find((run) => run.scenario === a).connections - runs.find((run) => run.scenario === b).connections);
+  if (imageScenarios.length) {
+    const conns = imageScenarios.map((name) => runs.find((run) => run.scenario === name).connections);
+    const per = (label) => conns.map((count) => `${label} ${count}`).join(' / ');
+    push(`## Image generation, ≈2 MB \`b64_json\` answer (\`${imageScenarios.join('`, `')}\`)`, '');
+    push(`Latency in ms; "added" is the p50 over the direct call's, and over the node proxy's, at ${conns.join(' / ')} connection(s). RSS and CPU are the target's own (for \`direct\`, the fake upstream's); RSS is the peak during the run at ${conns[conns.length - 1]} connections.`, '');
+    push(`| target | p50 / p99, ${per('c')} | RPS ${per('c')} | MB/s at c${conns[conns.length - 1]} | added p50 vs direct | added p50 vs node proxy | CPU µs/request at c${conns[conns.length - 1]} | peak RSS MB | foreign | errors |`, '|---|---|---|---:|---|---|---:|---:|---:|---:|');
+    for (const target of ['direct', 'nodeproxy', 'gateway']) {
+      const rows = imageScenarios.map((name) => aggregate(runs, name, target));
+      if (rows.every((row) => row === undefined)) continue;
+      const baseRows = (base) => imageScenarios.map((name) => aggregate(runs, name, base));
+      const added = (base) => (target === base ? '–' : rows.map((row, index) => {
+        const other = baseRows(base)[index];
+        return row?.p50 == null || other?.p50 == null ? '–' : `${row.p50 - other.p50 >= 0 ? '+' : ''}${ms(row.p50 - other.p50)}`;
+      }).join(' / '));
+      const last = rows[rows.length - 1];
+      const list = runs.filter((run) => run.scenario === imageScenarios[imageScenarios.length - 1] && run.target === target);
+      const megabytesPerSecond = median(list.map((run) => (run.bytes && run.duration_us ? run.bytes / run.duration_us : null)));
+      push(`| ${target} | ${rows.map((row) => `${ms(row?.p50)} / ${ms(row?.p99)}`).join(', ')} | ${rows.map((row) => fixed(row?.rps, 1)).join(' / ')} | ${fixed(megabytesPerSecond)} | ${added('direct')} | ${added('nodeproxy')} | ${fixed(last?.cpuPerRequest)} | ${mb(last?.rss)} | ${rows.map((row) => fixed(row?.foreign)).join(' / ')} % | ${rows.reduce((sum, row) => sum + (row?.errors ?? 0), 0)} |`);
+    }
+    push('');
+  }
   if (results.slow.length) {
     push(`## ${settings.slowStreams} slow streams held at once (${settings.streamChunks} chunks, ${settings.slowDelayMs} ms apart)`, '', '| target | path | complete | RSS before → peak → after MB | TTFB p50 / max ms | total p50 / max ms | CPU | errors |', '|---|---|---:|---|---|---|---:|---|');
     for (const slow of results.slow) {
