@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import { loadSharp } from './load-sharp.js';
 import type { ImageOutputFormat } from '../../ir/image-generation.js';
 
 /**
@@ -8,6 +8,7 @@ import type { ImageOutputFormat } from '../../ir/image-generation.js';
  * `count` (0-based) keeps 1/2^(count − index + 1) of the resolution.
  */
 export async function partialImagePreview(final: Buffer, index: number, count: number, format: ImageOutputFormat): Promise<Buffer> {
+  const sharp = await loadSharp();
   const metadata = await sharp(final).metadata();
   const width = metadata.width ?? 1;
   const height = metadata.height ?? 1;

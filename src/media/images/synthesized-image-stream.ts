@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import { loadSharp } from './load-sharp.js';
 import type { ChunkStream } from '../../call/commit-stream.js';
 import type { ImageGenerationRequest, ImageGenerationResult } from '../../ir/image-generation.js';
 import { totalInputTokens, totalOutputTokens, type Usage } from '../../ir/usage.js';
@@ -28,6 +28,7 @@ export async function* synthesizedImageStream(
   /** Called as each `completed` event is handed on: only delivered images are billed. */
   onCompleted: () => void,
 ): ChunkStream {
+  const sharp = await loadSharp();
   const prefix = editing ? 'image_edit' : 'image_generation';
   const createdAt = Math.floor(Date.now() / 1000);
   const outputFormat = result.outputFormat ?? request.outputFormat ?? 'png';

@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import { loadSharp } from './load-sharp.js';
 import type { Sharp } from 'sharp';
 import { pictureSvg } from './picture-svg.js';
 
@@ -28,6 +28,7 @@ const editTint = 0.35;
 
 /** A real picture of exactly the size asked, encoded as asked; the same request gives the same bytes. */
 export async function drawPicture(request: PictureRequest): Promise<Buffer> {
+  const sharp = await loadSharp();
   const { width, height } = request;
   const seed = `${request.prompt}\u0000${request.index}`;
   const detail = request.detail ?? 1;
@@ -46,6 +47,7 @@ export async function drawPicture(request: PictureRequest): Promise<Buffer> {
 }
 
 async function encode(picture: Sharp, request: PictureRequest): Promise<Buffer> {
+  const sharp = await loadSharp();
   const quality = Math.max(1, Math.min(100, request.compression ?? 100));
   // The composite must be flattened into pixels before alpha can be dropped or kept.
   const pixels = await picture.ensureAlpha().raw().toBuffer({ resolveWithObject: true });
@@ -66,6 +68,7 @@ async function encode(picture: Sharp, request: PictureRequest): Promise<Buffer> 
 
 /** The inputs resized to cover equal columns of the canvas, left to right, as raw RGBA. */
 async function sideBySide(inputs: readonly Buffer[], width: number, height: number, transparent: boolean): Promise<Buffer> {
+  const sharp = await loadSharp();
   const columnWidth = Math.floor(width / inputs.length);
   const columns = await Promise.all(
     inputs.map(async (input, index) => {
@@ -81,6 +84,7 @@ async function sideBySide(inputs: readonly Buffer[], width: number, height: numb
 
 /** The drawing with its alpha cut by the mask: opaque mask pixels keep the input untouched. */
 async function maskedOverlay(svg: string, mask: Buffer, width: number, height: number): Promise<Buffer> {
+  const sharp = await loadSharp();
   const overlay = await sharp(Buffer.from(svg)).ensureAlpha().raw().toBuffer();
   const maskAlpha = await sharp(mask).resize(width, height, { fit: 'fill' }).ensureAlpha().extractChannel(3).raw().toBuffer();
   for (let pixel = 0; pixel < width * height; pixel += 1) {

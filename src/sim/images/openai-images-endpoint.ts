@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import sharp from 'sharp';
+import { loadSharp } from './load-sharp.js';
 import type { JsonRecord } from '../../json/json-value.js';
 import { applyHeaderControls, parseDirectives } from '../directives.js';
 import { errorBody } from '../error-bodies.js';
@@ -73,6 +73,7 @@ function sendImageError(response: ServerResponse, identity: SimIdentity, error: 
 
 /** The size of each input picture, or the 400 naming the first one that is not a picture. */
 async function measureInputs(job: ImageJob): Promise<{ sizes: Array<{ width: number; height: number }> } | OpenAiImageError> {
+  const sharp = await loadSharp();
   if (job.inputs.length === 0) return missingParameter('image');
   if (job.inputs.length > maxEditInputs) {
     const message = `Invalid 'image': too many images. Expected at most ${maxEditInputs}, but got ${job.inputs.length} instead.`;
