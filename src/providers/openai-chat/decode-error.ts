@@ -1,12 +1,7 @@
+import { contentRefusalCodes } from '../../errors/content-refusal-codes.js';
 import { upstreamStatusError, type GatewayError } from '../../errors/gateway-error.js';
 import { parseJson } from '../../json/json-value.js';
 import { parseChatErrorBody } from '../../wire/chat/chat-error-body.js';
-
-/**
- * Safety refusals whose meaning is in `code`, not `type`: gpt-image models answer
- * `image_generation_user_error`/`moderation_blocked`, dall-e `invalid_request_error`/`content_policy_violation`.
- */
-const contentPolicyCodes: ReadonlySet<string> = new Set(['moderation_blocked', 'content_policy_violation']);
 
 /**
  * An upstream error response as a GatewayError. The upstream's message is kept (it names the
@@ -16,7 +11,9 @@ const contentPolicyCodes: ReadonlySet<string> = new Set(['moderation_blocked', '
 export function decodeChatError(status: number, bodyText: string, headers: Readonly<Record<string, string>>): GatewayError {
   const fields = parseChatErrorBody(parseJson(bodyText));
   const message = fields?.message ?? `The upstream returned HTTP ${status}.`;
-  const upstreamType = contentPolicyCodes.has(fields?.code ?? '') ? fields?.code : (fields?.type ?? fields?.code);
+  // Safety refusals carry their meaning in `code`, not `type`: gpt-image models answer
+  // `image_generation_user_error`/`moderation_blocked`, dall-e `invalid_request_error`/`content_policy_violation`.
+  const upstreamType = contentRefusalCodes.has(fields?.code ?? '') ? fields?.code : (fields?.type ?? fields?.code);
   const retryAfterSeconds = retryAfter(headers);
   return upstreamStatusError(status, message, {
     ...(upstreamType === undefined ? {} : { upstreamType }),

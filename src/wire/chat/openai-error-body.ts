@@ -1,3 +1,4 @@
+import { contentRefusalCodes } from '../../errors/content-refusal-codes.js';
 import type { GatewayError } from '../../errors/gateway-error.js';
 import type { ChatErrorBody } from './chat-wire-types.js';
 
@@ -35,5 +36,6 @@ export function openAIErrorCode(error: GatewayError): string {
   if (error.upstreamType === 'insufficient_quota') return 'insufficient_quota';
   if (error.status === 401) return 'invalid_api_key';
   if (error.status === 429) return 'rate_limit_exceeded';
+  if (error.upstreamType !== undefined && contentRefusalCodes.has(error.upstreamType)) return error.upstreamType;
   return error.code;
 }
