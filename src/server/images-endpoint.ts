@@ -101,7 +101,7 @@ export async function handleImages(context: GatewayContext, services: GatewaySer
     if (rules === undefined) throw new GatewayError('internal_error', `The image model '${model.id}' has no rules.`);
     const legacy = asked.model === undefined ? undefined : catalog.legacyImageAlias(asked.model);
     if (legacy !== undefined) checkImageRules(asked, legacy.rules, legacy.id, editing);
-    const request = legacy === undefined ? asked : mapLegacyRequest(asked, legacy);
+    const request = legacy === undefined ? asked : mapLegacyRequest(asked, legacy, rules);
     checkImageRules(request, rules, model.id, editing);
     assertStreamableFormat(asked);
     metered = { key, model };

@@ -46,7 +46,7 @@ function checkInputs(request: ClientImageRequest, rules: ImageRules, model: stri
   if (!editing) return;
   if (!rules.edits) refuse('model', `The model '${model}' does not edit images.`);
   const images = request.images ?? [];
-  if (images.length === 0) refuse('image', "Missing required parameter: 'image'.");
+  if (images.length === 0) throw new GatewayError('missing_field', "Missing required parameter: 'image'.", { param: 'image' });
   if (images.length > rules.maxInputImages) refuse('image', `The model '${model}' edits at most ${rules.maxInputImages} image${rules.maxInputImages === 1 ? '' : 's'} at once; ${images.length} were sent.`);
   for (const [param, input] of [...images.map((image) => ['image', image] as const), ...(request.mask === undefined ? [] : [['mask', request.mask] as const])]) {
     if (input.bytes.length > rules.maxInputImageBytes) {
@@ -62,7 +62,7 @@ function checkInputs(request: ClientImageRequest, rules: ImageRules, model: stri
 export function checkImageRules(request: ClientImageRequest, rules: ImageRules, model: string, editing: boolean): void {
   if (request.prompt.length > rules.maxPromptLength) refuse('prompt', `The prompt is ${request.prompt.length} characters; the model '${model}' takes at most ${rules.maxPromptLength}.`);
   const n = request.n ?? 1;
-  if (n > rules.maxN) refuse('n', `Invalid value for 'n': ${n}. The model '${model}' makes 1 to ${rules.maxN} image${rules.maxN === 1 ? '' : 's'} per request.`);
+  if (n > rules.maxN) refuse('n', `Invalid value for 'n': ${n}. The model '${model}' makes ${rules.maxN === 1 ? '1 image' : `1 to ${rules.maxN} images`} per request.`);
   checkSize(request.size, rules, model);
   checkChoice('quality', request.quality, rules.qualities, model);
   checkChoice('response_format', request.response_format, rules.responseFormats, model);
