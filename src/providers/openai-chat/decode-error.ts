@@ -1,4 +1,4 @@
-import { contentRefusalCodes } from '../../errors/content-refusal-codes.js';
+import { contentRefusalCodes } from '../../wire/content-refusal-codes.js';
 import { upstreamStatusError, type GatewayError } from '../../errors/gateway-error.js';
 import { parseJson } from '../../json/json-value.js';
 import { parseChatErrorBody } from '../../wire/chat/chat-error-body.js';

@@ -1,4 +1,4 @@
-import { contentRefusalCodes } from '../../errors/content-refusal-codes.js';
+import { contentRefusalCodes } from '../content-refusal-codes.js';
 import type { GatewayError } from '../../errors/gateway-error.js';
 import type { ChatErrorBody } from './chat-wire-types.js';
 

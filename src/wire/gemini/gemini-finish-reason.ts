@@ -1,6 +1,7 @@
 import type { FinishInfo, FinishReason } from '../../ir/index.js';
 
-const contentFilterReasons = new Set([
+/** Reasons Gemini gives for withholding output on content grounds. */
+export const geminiContentFilterReasons: ReadonlySet<string> = new Set([
   'SAFETY',
   'RECITATION',
   'BLOCKLIST',
@@ -25,7 +26,7 @@ export function finishFromGemini(raw: string, hasToolCalls: boolean): FinishInfo
 function reasonFor(raw: string, hasToolCalls: boolean): FinishReason {
   if (raw === 'STOP') return hasToolCalls ? 'tool-calls' : 'stop';
   if (raw === 'MAX_TOKENS') return 'length';
-  if (contentFilterReasons.has(raw)) return 'content-filter';
+  if (geminiContentFilterReasons.has(raw)) return 'content-filter';
   if (errorReasons.has(raw)) return 'error';
   // OTHER, LANGUAGE, FINISH_REASON_UNSPECIFIED and values newer than this table.
   return 'other';
