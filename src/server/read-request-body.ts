@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { bodyTooLarge } from '../errors/body-too-large.js';
 import { GatewayError } from '../errors/gateway-error.js';
 
 /** Refuses anything but JSON bodies (415), before reading them. */
@@ -76,8 +77,4 @@ export function parseJsonObject(text: string): Record<string, unknown> {
     throw new GatewayError('invalid_request', 'The request body must be a JSON object.');
   }
   return value as Record<string, unknown>;
-}
-
-function bodyTooLarge(limit: number): GatewayError {
-  return new GatewayError('body_too_large', `The request body exceeds the limit of ${limit} bytes.`);
 }

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import busboy from 'busboy';
+import { bodyTooLarge } from '../../errors/body-too-large.js';
 import { GatewayError } from '../../errors/gateway-error.js';
 import type { ImageInput } from '../../ir/image-generation.js';
 
@@ -72,8 +73,4 @@ export function readImageForm(incoming: IncomingMessage, limitBytes: number): Pr
     });
     incoming.pipe(parser);
   });
-}
-
-function bodyTooLarge(limit: number): GatewayError {
-  return new GatewayError('body_too_large', `The request body exceeds the limit of ${limit} bytes.`);
 }
