@@ -43,7 +43,7 @@ export async function meterCall(ledger: LedgerWriter, outcome: CallOutcome, fact
     videoSeconds: 0,
     usageEstimated: usage.estimated === true,
     // Priced at the price in force when the call was made, not when its entry is written.
-    costNanoUsd: costNanoUsd(priceAt(facts.model.prices, new Date(facts.startedAt)), { tokens: usage }),
+    costNanoUsd: costNanoUsd(priceAt(facts.model.prices, facts.startedAt), { tokens: usage }),
     createdAt: new Date(facts.startedAt),
     durationMs: Date.now() - facts.startedAt,
   });

@@ -29,15 +29,25 @@ export function scheduleOf(entries: readonly PriceEntry[], source: PriceSchedule
   return { entries: sorted, source };
 }
 
-/** The price in force at `at`: the latest entry that had taken effect; undefined before the first. */
-export function priceAt(schedule: PriceSchedule | undefined, at: Date): PriceEntry | undefined {
-  if (schedule === undefined) return undefined;
-  const time = at.getTime();
-  let current: PriceEntry | undefined;
-  for (const entry of schedule.entries) {
-    if (startOf(entry.effectiveFrom) > time) break;
-    current = entry;
+/** Each schedule's entry start times, parsed once: a call is priced on every request. */
+const startTimes = new WeakMap<PriceSchedule, readonly number[]>();
+
+function startTimesOf(schedule: PriceSchedule): readonly number[] {
+  let times = startTimes.get(schedule);
+  if (times === undefined) {
+    times = schedule.entries.map((entry) => startOf(entry.effectiveFrom));
+    startTimes.set(schedule, times);
   }
+  return times;
+}
+
+/** The price in force at `at`: the latest entry that had taken effect; undefined before the first. */
+export function priceAt(schedule: PriceSchedule | undefined, at: Date | number): PriceEntry | undefined {
+  if (schedule === undefined) return undefined;
+  const time = typeof at === 'number' ? at : at.getTime();
+  const times = startTimesOf(schedule);
+  let current: PriceEntry | undefined;
+  for (let index = 0; index < times.length && (times[index] as number) <= time; index += 1) current = schedule.entries[index];
   return current;
 }
 
