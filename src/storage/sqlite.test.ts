@@ -5,7 +5,8 @@ import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStorage } from './open-storage.js';
-import { describeStorageContract, ledgerEntry, type UnmigratedDatabase } from './storage-contract.js';
+import { describeStorageContract, type UnmigratedDatabase } from './storage-contract.js';
+import { ledgerEntry } from './storage-contract-records.js';
 
 const temporaryDirectory = mkdtempSync(path.join(os.tmpdir(), 'switchyard-sqlite-test-'));
 let databaseCounter = 0;
