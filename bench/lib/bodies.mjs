@@ -1,4 +1,4 @@
-// Request bodies for every scenario. Small bodies match ../shared/bench (one system prompt, one
+// Request bodies for every scenario. Small bodies match the Portkey comparison harness (one system prompt, one
 // question, ~250 B); the large ones are a coding-agent conversation of about 500 KB: tool
 // definitions, then many rounds of assistant tool calls and tool results holding source files and
 // test logs, with quotes, backslashes, newlines and non-ASCII characters, so that decoding and
