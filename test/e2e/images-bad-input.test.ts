@@ -1,9 +1,9 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { displayPrefix, hashApiKey, mintApiKeySecret, mintKeyId } from '../../src/keys/api-key-secret.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { readFixture } from '../support/fixtures.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
+import { insertApiKey } from '../support/insert-api-key.js';
 
 /**
  * Image requests the gateway must refuse before any upstream sees them, for generations (JSON)
@@ -50,19 +50,7 @@ beforeAll(async () => {
       },
     ],
   });
-  secret = mintApiKeySecret();
-  await gateway.services.storage.keys.insert({
-    id: mintKeyId(),
-    name: 'images',
-    prefix: displayPrefix(secret),
-    hash: hashApiKey(secret),
-    scopes: { endpoints: null, models: null },
-    budgetNanoUsd: null,
-    rpm: null,
-    createdAt: new Date(),
-    revokedAt: null,
-    expiresAt: null,
-  });
+  secret = await insertApiKey(gateway.services.storage, 'images');
   smallPng = await sharp({ create: { width: 8, height: 8, channels: 3, background: { r: 1, g: 2, b: 3 } } }).png().toBuffer();
   // Noise does not compress: a picture well over the per-image limit but under the body limit.
   const noise = Buffer.alloc(48 * 48 * 3);

@@ -2,9 +2,9 @@ import OpenAI, { APIError, toFile } from 'openai';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/default-config.js';
-import { displayPrefix, hashApiKey, mintApiKeySecret, mintKeyId } from '../../src/keys/api-key-secret.js';
 import type { LedgerEntry } from '../../src/storage/ports.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
+import { insertApiKey } from '../support/insert-api-key.js';
 
 /**
  * The images endpoints end to end against the built-in simulator, through the real `openai` SDK:
@@ -223,19 +223,7 @@ describe('refusals', () => {
   it('refuses a key scoped to other endpoints with 403, charging nothing', async () => {
     const scoped = await startTestGateway(defaultConfig({}));
     try {
-      const secret = mintApiKeySecret();
-      await scoped.services.storage.keys.insert({
-        id: mintKeyId(),
-        name: 'chat only',
-        prefix: displayPrefix(secret),
-        hash: hashApiKey(secret),
-        scopes: { endpoints: ['chat'], models: null },
-        budgetNanoUsd: null,
-        rpm: null,
-        createdAt: new Date(),
-        revokedAt: null,
-        expiresAt: null,
-      });
+      const secret = await insertApiKey(scoped.services.storage, 'chat only', { endpoints: ['chat'], models: null });
       const chatOnly = new OpenAI({ baseURL: `${scoped.url}/v1`, apiKey: secret, maxRetries: 0 });
       const failure = await chatOnly.images.generate({ model: 'sim-image', prompt: 'not mine to ask' }).catch((error: unknown) => error);
       expect(failure).toBeInstanceOf(APIError);

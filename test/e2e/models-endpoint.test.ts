@@ -1,10 +1,11 @@
 import OpenAI, { APIError } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/default-config.js';
-import { displayPrefix, hashApiKey, mintApiKeySecret, mintKeyId } from '../../src/keys/api-key-secret.js';
 import type { Storage } from '../../src/storage/ports.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
+import { mintApiKeySecret } from '../../src/keys/api-key-secret.js';
+import { insertApiKey } from '../support/insert-api-key.js';
 
 /**
  * Discovery: `GET /models` and `GET /models/{id}` (with and without `/v1`) in the OpenAI shape,
@@ -72,21 +73,8 @@ async function expectError(response: Response, status: number, code: string, par
   return body.error.message;
 }
 
-async function insertKey(storage: Storage, models: string[] | null = null): Promise<string> {
-  const secret = mintApiKeySecret();
-  await storage.keys.insert({
-    id: mintKeyId(),
-    name: 'discovery',
-    prefix: displayPrefix(secret),
-    hash: hashApiKey(secret),
-    scopes: { endpoints: null, models },
-    budgetNanoUsd: null,
-    rpm: null,
-    createdAt: new Date(),
-    revokedAt: null,
-    expiresAt: null,
-  });
-  return secret;
+function insertKey(storage: Storage, models: string[] | null = null): Promise<string> {
+  return insertApiKey(storage, 'discovery', { endpoints: null, models });
 }
 
 describe.each(['/v1', ''])('GET %s/models', (prefix) => {

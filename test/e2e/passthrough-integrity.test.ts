@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureChunks, readFixture, sseFromChunks } from '../support/fixtures.js';
 import { ssePieces, startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
-import { hashApiKey, displayPrefix, mintApiKeySecret, mintKeyId } from '../../src/keys/api-key-secret.js';
+import { insertApiKey } from '../support/insert-api-key.js';
 
 const upstreamSecret = 'sk-upstream-secret-never-shown-1234567890';
 let upstream: FakeUpstream;
@@ -20,19 +20,7 @@ beforeAll(async () => {
       { id: 'same-name-upstream', routes: [{ provider: 'compatible', model: 'same-name-upstream' }] },
     ],
   });
-  clientKey = mintApiKeySecret();
-  await gateway.services.storage.keys.insert({
-    id: mintKeyId(),
-    name: 'passthrough-test',
-    prefix: displayPrefix(clientKey),
-    hash: hashApiKey(clientKey),
-    scopes: { endpoints: null, models: null },
-    budgetNanoUsd: null,
-    rpm: null,
-    createdAt: new Date(),
-    revokedAt: null,
-    expiresAt: null,
-  });
+  clientKey = await insertApiKey(gateway.services.storage, 'passthrough-test');
 });
 
 afterAll(async () => {

@@ -1,0 +1,20 @@
+import { displayPrefix, hashApiKey, mintApiKeySecret, mintKeyId } from '../../src/keys/api-key-secret.js';
+import type { ApiKeyScopes, Storage } from '../../src/storage/ports.js';
+
+/** Stores a new active key straight in the database, as the CLI would; answers its secret. */
+export async function insertApiKey(storage: Storage, name: string, scopes: ApiKeyScopes = { endpoints: null, models: null }): Promise<string> {
+  const secret = mintApiKeySecret();
+  await storage.keys.insert({
+    id: mintKeyId(),
+    name,
+    prefix: displayPrefix(secret),
+    hash: hashApiKey(secret),
+    scopes,
+    budgetNanoUsd: null,
+    rpm: null,
+    createdAt: new Date(),
+    revokedAt: null,
+    expiresAt: null,
+  });
+  return secret;
+}
