@@ -10,12 +10,12 @@ function flat(rate: PicoUsd): TokenRate {
 
 /** Whether an entry names any rate of its own (otherwise it only dates or marks up the default price). */
 export function hasOwnRates(config: PriceEntryConfig): boolean {
-  return (
-    [config.input_per_mtok, config.output_per_mtok, config.cache_read_per_mtok, config.cache_write_per_mtok, config.cache_write_1h_per_mtok, config.reasoning_per_mtok].some(
-      (value) => value !== undefined,
-    ) ||
-    config.per_image !== undefined ||
-    config.per_second !== undefined
+  return hasTokenRates(config) || config.per_image !== undefined || config.per_second !== undefined;
+}
+
+function hasTokenRates(config: PriceEntryConfig): boolean {
+  return [config.input_per_mtok, config.output_per_mtok, config.cache_read_per_mtok, config.cache_write_per_mtok, config.cache_write_1h_per_mtok, config.reasoning_per_mtok].some(
+    (value) => value !== undefined,
   );
 }
 
@@ -24,8 +24,7 @@ export function hasOwnRates(config: PriceEntryConfig): boolean {
  * cost what plain input or output costs; one-hour cache writes cost what five-minute ones do.
  */
 function tokenPrices(config: PriceEntryConfig): TokenPrices | undefined {
-  const fields = [config.input_per_mtok, config.output_per_mtok, config.cache_read_per_mtok, config.cache_write_per_mtok, config.cache_write_1h_per_mtok, config.reasoning_per_mtok];
-  if (fields.every((value) => value === undefined)) return undefined;
+  if (!hasTokenRates(config)) return undefined;
   const input = parseUsdToPico(config.input_per_mtok ?? '0');
   const output = parseUsdToPico(config.output_per_mtok ?? '0');
   const cacheWrite = config.cache_write_per_mtok === undefined ? input : parseUsdToPico(config.cache_write_per_mtok);
