@@ -10,3 +10,4 @@ export { StreamAccumulator } from './stream-accumulator.js';
 export { blobFromClientValue, clientBlobValue, mayHoldForeignBlob, type ClientBlobValue } from './client-blob.js';
 export type * from './format-name.js';
 export type * from './image-generation.js';
+export type * from './video-generation.js';

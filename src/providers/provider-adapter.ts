@@ -7,6 +7,9 @@ import type {
   IrRequest,
   IrResponse,
   IrStreamEvent,
+  SubmittedVideoJob,
+  UpstreamVideoState,
+  VideoGenerationRequest,
 } from '../ir/index.js';
 
 export type ProviderKind = 'openai' | 'openai-compatible' | 'anthropic' | 'gemini';
@@ -116,6 +119,34 @@ export interface ImageGeneration {
   createStreamDecoder?(request: ImageGenerationRequest): ImageStreamDecoder;
 }
 
+/** One upstream HTTP call of any method, for the job-shaped APIs (videos) that need more than POST. */
+export interface UpstreamCall {
+  readonly method: 'GET' | 'POST' | 'DELETE';
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body?: string | Buffer;
+}
+
+/**
+ * Running video jobs upstream: submit, poll until done, and say where the content is. The gateway
+ * keeps the job and makes the calls; the adapter only builds them and reads their answers.
+ * Content URLs are fetched with `upstreamHeaders`, so the provider's key never leaves the gateway.
+ */
+export interface VideoGeneration {
+  buildSubmit(request: VideoGenerationRequest, target: UpstreamTarget): UpstreamCall;
+  decodeSubmit(body: unknown): SubmittedVideoJob;
+  buildPoll(upstreamJobId: string, target: UpstreamTarget): UpstreamCall;
+  /**
+   * The job's state in a poll's answer. `headers` carry any poll-after hint (`retry-after`). A
+   * finished job whose output was withheld (a safety filter) is `failed` with the reason.
+   */
+  decodePoll(body: unknown, headers: Readonly<Record<string, string>>, target: UpstreamTarget): UpstreamVideoState;
+  /** Present where the upstream can stop a job before it finishes. */
+  buildCancel?(upstreamJobId: string, target: UpstreamTarget): UpstreamCall;
+  /** Present where the upstream remixes a finished video; its answer is read with `decodeSubmit`. */
+  buildRemix?(upstreamJobId: string, prompt: string, target: UpstreamTarget): UpstreamCall;
+}
+
 /**
  * An egress adapter: one upstream API kind. Pure translation; the HTTP call is made elsewhere.
  * What an upstream can do is a set of optional capabilities; an endpoint asks for the one it
@@ -131,6 +162,7 @@ export interface ProviderAdapter {
   readonly text?: TextGeneration;
   readonly tokenCounting?: TokenCounting;
   readonly images?: ImageGeneration;
+  readonly videos?: VideoGeneration;
 }
 
 /** An adapter known to generate text: what each text upstream's folder exports. */

@@ -5,11 +5,26 @@
  */
 export interface ContentStore {
   /** Stores content under `key`, replacing what was there; readers never see a partial write. */
-  put(key: string, content: ContentSource, contentType: string): Promise<StoredContent>;
+  put(key: string, content: ContentSource, contentType: string, options?: PutOptions): Promise<StoredContent>;
   /** The content under `key`, whole or the byte range asked for; undefined when there is none. */
   get(key: string, range?: ByteRange): Promise<ContentReader | undefined>;
   /** Removes the content; removing what is not there is no error. */
   delete(key: string): Promise<void>;
+  /** Everything stored, in no particular order: what the sweeper walks to expire and to trim. */
+  list(): AsyncIterable<ContentEntry>;
+}
+
+export interface PutOptions {
+  /** When the content may be removed; kept with it, so any instance's sweeper can tell. */
+  readonly expiresAt?: Date;
+}
+
+/** One stored item as the sweeper sees it. */
+export interface ContentEntry {
+  readonly key: string;
+  readonly size: number;
+  readonly storedAt: Date;
+  readonly expiresAt?: Date;
 }
 
 /** Bytes at once, or a stream of chunks (a video downloaded from an upstream) never held whole. */
