@@ -64,6 +64,26 @@ const contentSchema = z
   .strict()
   .default({ dir: './data/content', url_ttl_seconds: 3600 });
 
+/** How this process works video jobs (every instance runs a worker over the shared job table). */
+const videosSchema = z
+  .object({
+    /** Jobs one process works at a time. */
+    concurrency: numeric(z.number().int().min(1).max(256)).default(8),
+    /** How long a claimed job stays with its worker without renewal; a dead worker's jobs wait this long. */
+    lease_seconds: numeric(z.number().int().min(2)).default(30),
+    /** How often the worker looks for due jobs. */
+    claim_interval_ms: numeric(z.number().int().min(10)).default(1000),
+    /** The first wait between polls of an upstream job; it grows by half each poll up to the maximum. */
+    poll_interval_ms: numeric(z.number().int().min(10)).default(2000),
+    max_poll_interval_ms: numeric(z.number().int().min(10)).default(30_000),
+    /** A job not finished this long after its submit fails, free of charge. */
+    deadline_seconds: numeric(z.number().int().positive()).default(3600),
+    /** A typical render time, for estimating progress of upstreams that report none (Veo). */
+    expected_render_seconds: numeric(z.number().int().positive()).default(90),
+  })
+  .strict()
+  .default({ concurrency: 8, lease_seconds: 30, claim_interval_ms: 1000, poll_interval_ms: 2000, max_poll_interval_ms: 30_000, deadline_seconds: 3600, expected_render_seconds: 90 });
+
 export const configSchema = z
   .object({
     server: z
@@ -86,6 +106,7 @@ export const configSchema = z
     database: z.object({ url: z.string().min(1) }).strict().default({ url: 'sqlite:./data/switchyard.db' }),
     redis: z.object({ url: z.string().min(1) }).strict().optional(),
     content: contentSchema,
+    videos: videosSchema,
     routing: z
       .object({
         /** Attempts per route on a retryable failure before falling back to the next route. */
@@ -113,3 +134,4 @@ export type ProviderConfig = z.infer<typeof providerSchema>;
 export type ModelConfig = z.infer<typeof modelSchema>;
 export type RouteConfig = z.infer<typeof routeSchema>;
 export type ContentConfig = z.infer<typeof contentSchema>;
+export type VideosConfig = z.infer<typeof videosSchema>;

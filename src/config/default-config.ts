@@ -51,6 +51,7 @@ const simVideoModel = {
       { mode: 'image-to-video', resolution: '720p', aspect_ratio: '16:9', seconds: [4, 8], usd_per_second: '0.12' },
       { mode: 'text-to-video', resolution: '1080p', aspect_ratio: '16:9', seconds: [8] },
     ],
+    remix: true,
   },
   price: { effective_from: '2026-01-01' },
 };

@@ -82,6 +82,8 @@ export const videoRecordSchema = z
   .object({
     variants: z.array(videoVariantSchema).min(1).optional(),
     remix: z.boolean().optional(),
+    /** The largest `input_reference` image accepted, in bytes. */
+    max_input_reference_bytes: z.number().int().positive().optional(),
   })
   .strict();
 

@@ -24,6 +24,10 @@ export const errorRegistry = {
   model_not_found: { status: 404, retryable: false },
   method_not_allowed: { status: 405, retryable: false },
   conflict: { status: 409, retryable: false },
+  /** A video job's content asked for while the job is still queued or rendering. */
+  video_not_ready: { status: 409, retryable: false },
+  /** A finished video's content after its `expires_at`. */
+  video_expired: { status: 404, retryable: false },
   body_too_large: { status: 413, retryable: false },
   unsupported_media_type: { status: 415, retryable: false },
   unsupported_combination: { status: 422, retryable: false },

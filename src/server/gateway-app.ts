@@ -16,6 +16,11 @@ import { handleImageContent } from './image-content-endpoint.js';
 import { newRequestId } from './request-id.js';
 import { textEndpointPaths, textEndpoints } from './text-endpoints.js';
 import { handleDeleteResponse, handleGetResponse } from './stored-response-endpoints.js';
+import { handleCreateVideo } from './videos/create-video-endpoint.js';
+import { handleDeleteVideo } from './videos/delete-video-endpoint.js';
+import { handleGetVideo, handleListVideos } from './videos/read-video-endpoints.js';
+import { handleRemixVideo } from './videos/remix-video-endpoint.js';
+import { handleVideoContent } from './videos/video-content-endpoint.js';
 
 type GatewayEnvironment = { Bindings: HttpBindings; Variables: { requestId: string } };
 
@@ -62,6 +67,7 @@ export function createGatewayApp(services: GatewayServices): Hono<GatewayEnviron
       app.all(path, (context) => methodNotAllowed(context.get('requestId'), 'POST'));
     }
   }
+  registerVideoRoutes(app, services);
   for (const path of ['/messages/count_tokens', '/v1/messages/count_tokens']) {
     app.post(path, (context) => handleCountTokens(context, services));
     app.all(path, (context) => methodNotAllowed(context.get('requestId'), 'POST', messagesFormat));
@@ -74,6 +80,20 @@ export function createGatewayApp(services: GatewayServices): Hono<GatewayEnviron
     return errorResponse(error, requestId);
   });
   return app;
+}
+
+/** Videos exist only under /v1 (interface.md §1); `/v1/videos/models` is registered before them. */
+function registerVideoRoutes(app: Hono<GatewayEnvironment>, services: GatewayServices): void {
+  app.post('/v1/videos', (context) => handleCreateVideo(context, services));
+  app.get('/v1/videos', (context) => handleListVideos(context, services));
+  app.all('/v1/videos', (context) => methodNotAllowed(context.get('requestId'), 'GET, POST'));
+  app.get('/v1/videos/:id', (context) => handleGetVideo(context, services));
+  app.delete('/v1/videos/:id', (context) => handleDeleteVideo(context, services));
+  app.all('/v1/videos/:id', (context) => methodNotAllowed(context.get('requestId'), 'GET, DELETE'));
+  app.get('/v1/videos/:id/content', (context) => handleVideoContent(context, services));
+  app.all('/v1/videos/:id/content', (context) => methodNotAllowed(context.get('requestId'), 'GET, HEAD'));
+  app.post('/v1/videos/:id/remix', (context) => handleRemixVideo(context, services));
+  app.all('/v1/videos/:id/remix', (context) => methodNotAllowed(context.get('requestId'), 'POST'));
 }
 
 /** Paths of the Messages family answer in the Anthropic error shape (interface.md §1). */

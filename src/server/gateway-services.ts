@@ -3,6 +3,7 @@ import type { GatewayConfig } from '../config/config-schema.js';
 import type { Logger } from '../logging/logger.js';
 import type { ContentStore } from '../media/content-store/content-store.js';
 import type { ImageContentPublisher } from '../media/images/image-content-publisher.js';
+import type { VideoWorker } from '../media/videos/video-worker.js';
 import type { KeyLimits } from '../metering/key-limits.js';
 import type { LedgerWriter } from '../metering/ledger-writer.js';
 import type { Storage } from '../storage/ports.js';
@@ -26,4 +27,6 @@ export interface GatewayServices {
   readonly contentStore: ContentStore;
   /** Keeps images for `response_format: url` and answers their keyless URLs. */
   readonly imageContent: ImageContentPublisher;
+  /** This process's video worker, and its name as the owner of the job leases it holds. */
+  readonly videos: { readonly owner: string; readonly worker: VideoWorker };
 }

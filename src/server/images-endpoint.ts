@@ -11,6 +11,7 @@ import { decodeImageFields, type ClientImageRequest } from '../media/images/clie
 import { generateImages } from '../media/images/generate-images.js';
 import { mapLegacyRequest } from '../media/images/map-legacy-request.js';
 import { readImageForm } from '../media/images/read-image-form.js';
+import { isMultipart } from '../media/multipart/read-multipart-form.js';
 import { meterImageCall } from '../metering/meter-image-call.js';
 import { resolveModel } from '../routing/resolve-model.js';
 import type { AttemptReport } from '../routing/run-with-fallback.js';
@@ -25,7 +26,7 @@ import { streamedImagesAnswer } from './streamed-images-answer.js';
 
 /** Edits come as a multipart form (how the `openai` SDK sends files); anything else is a 415. */
 function assertMultipart(contentType: string | undefined): void {
-  if (!(contentType ?? '').toLowerCase().startsWith('multipart/form-data')) {
+  if (!isMultipart(contentType)) {
     throw new GatewayError('unsupported_media_type', `Expected a multipart/form-data body${contentType ? `, got '${contentType}'` : ''}.`);
   }
 }

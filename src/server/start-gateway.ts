@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
+import { hostname } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { catalogSnapshot, type CatalogSnapshot } from '../catalog/catalog-snapshot.js';
 import { LiveCatalog } from '../catalog/live-catalog.js';
@@ -11,6 +13,7 @@ import { LocalDirectoryContentStore } from '../media/content-store/local-directo
 import { contentUrlSecret } from '../media/content-store/content-url-secret.js';
 import { ContentUrlSigner } from '../media/content-store/content-url-signer.js';
 import { ImageContentPublisher } from '../media/images/image-content-publisher.js';
+import { VideoWorker } from '../media/videos/video-worker.js';
 import { KeyLimits } from '../metering/key-limits.js';
 import { LedgerWriter } from '../metering/ledger-writer.js';
 import { startSimulator, type SimulatorHandle } from '../sim/index.js';
@@ -66,6 +69,17 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   // Resolved against the working directory now, as the SQLite file is, so a later chdir changes nothing.
   const contentStore = new LocalDirectoryContentStore(path.resolve(config.content.dir));
   const signer = new ContentUrlSigner(await contentUrlSecret(config.content.url_secret, storage.settings));
+  const videoWorker = new VideoWorker({
+    store: storage.videoJobs,
+    contentStore,
+    catalog: () => catalog.current().catalog,
+    owner: workerName(),
+    videos: config.videos,
+    contentTtlSeconds: config.content.video_ttl_seconds,
+    timeoutMs: config.routing.timeout_ms,
+    logger,
+    now: () => new Date(),
+  });
   const services: GatewayServices = {
     config,
     catalog,
@@ -76,8 +90,10 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     authenticator: new Authenticator(verifier, storage.keys, openAccessMode(config)),
     contentStore,
     imageContent: new ImageContentPublisher(contentStore, signer, config.content.url_ttl_seconds),
+    videos: { owner: videoWorker.owner, worker: videoWorker },
   };
   const server = await listen(createServer(createRequestListener(services)), config.server.host, config.server.port);
+  videoWorker.start();
   const port = (server.address() as AddressInfo).port;
   const url = `http://${config.server.host.includes(':') ? `[${config.server.host}]` : config.server.host}:${port}`;
   if (options.logListening !== false) logger.info({ url, models: catalog.current().catalog.models.filter((model) => model.callable).map((model) => model.id) }, 'switchyard listening');
@@ -92,6 +108,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
       return snapshot;
     },
     async close() {
+      await videoWorker.stop();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
@@ -102,6 +119,11 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
       await closeUpstreamPools().catch(() => undefined);
     },
   };
+}
+
+/** A lease owner's name: which machine and process holds a job, unique across restarts. */
+function workerName(): string {
+  return `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
 }
 
 function usesSimulator(config: GatewayConfig): boolean {

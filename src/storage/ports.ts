@@ -217,6 +217,9 @@ export interface VideoJobRecord {
 /** Fields a worker changes while it holds a job's lease. */
 export interface VideoJobProgressPatch {
   readonly upstreamJobId?: string;
+  /** The route that accepted the job, when a fallback moved it off the first one. */
+  readonly provider?: string;
+  readonly upstreamModel?: string;
   readonly status?: 'queued' | 'in_progress';
   /** Ignored when lower than the stored progress. */
   readonly progress?: number;
@@ -236,6 +239,11 @@ export interface VideoJobEnding {
   readonly deliveredSeconds?: number;
   readonly costNanoUsd: bigint;
   readonly contents?: Readonly<Partial<Record<VideoJobContentVariant, string>>>;
+  /**
+   * The job's one ledger entry (its request id is the job id), appended in the same transaction
+   * as the ending: a job is never ended without its charge, nor charged without ending.
+   */
+  readonly ledgerEntry?: LedgerEntry;
 }
 
 export interface VideoJobListQuery {

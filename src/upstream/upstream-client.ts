@@ -18,9 +18,11 @@ function dispatcher(): Agent {
 }
 
 export interface UpstreamCall {
+  /** POST unless said otherwise: every generation is one; job-shaped APIs also GET and DELETE. */
+  readonly method?: 'GET' | 'POST' | 'DELETE';
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
-  readonly body: string | Buffer;
+  readonly body?: string | Buffer;
   /** Aborted when the client goes away or the gateway gives up on this attempt. */
   readonly signal: AbortScope;
   /** Time allowed until the upstream's response headers, and between body chunks. */
@@ -46,9 +48,9 @@ export function sendUpstream(call: UpstreamCall): Promise<UpstreamResponse> {
       {
         origin: target.origin,
         path: target.path,
-        method: 'POST',
+        method: call.method ?? 'POST',
         headers: call.headers,
-        body: call.body,
+        body: call.body ?? null,
         headersTimeout: call.timeoutMs,
         bodyTimeout: call.timeoutMs,
       },

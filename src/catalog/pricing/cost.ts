@@ -52,6 +52,15 @@ export function costNanoUsd(price: PriceEntry | undefined, usage: BillableUsage)
     if (sold === undefined) throw new UnpricedUsageError(`no video price for ${variant.mode} ${variant.resolution} ${variant.aspectRatio}`);
     atto += BigInt(seconds) * sold.perSecond * attoPerPico;
   }
+  return roundAttoToNano(atto);
+}
+
+/** Seconds of video at a per-second price (pico-USD) in nano-USD, rounded as every cost is. */
+export function videoSecondsCostNanoUsd(perSecondPicoUsd: bigint, seconds: number): bigint {
+  return roundAttoToNano(BigInt(seconds) * perSecondPicoUsd * attoPerPico);
+}
+
+function roundAttoToNano(atto: bigint): bigint {
   return (atto + attoPerNano / 2n) / attoPerNano;
 }
 

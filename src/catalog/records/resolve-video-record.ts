@@ -3,7 +3,7 @@ import { parseUsdToPico } from '../pricing/decimal-usd.js';
 import type { PriceSchedule } from '../pricing/model-price.js';
 import { scheduleOf } from '../pricing/price-schedule.js';
 import type { BuiltinVideoRecord } from './builtin-video-records.js';
-import { sizeFor, type VideoModelRecord } from './video-model-record.js';
+import { defaultMaxInputReferenceBytes, sizeFor, type VideoModelRecord } from './video-model-record.js';
 
 export interface ResolvedVideoRecord {
   readonly record: VideoModelRecord;
@@ -24,6 +24,7 @@ export function resolveVideoRecord(builtin: BuiltinVideoRecord | undefined, conf
       seconds: [...variant.seconds],
     })),
     remix: configured?.remix ?? builtin?.remix ?? false,
+    maxInputReferenceBytes: configured?.max_input_reference_bytes ?? defaultMaxInputReferenceBytes,
   };
   const priced = variants.filter((variant) => variant.usd_per_second !== undefined);
   const effectiveFrom = configured?.variants === undefined ? (builtin?.effectiveFrom ?? '1970-01-01') : '1970-01-01';

@@ -15,7 +15,12 @@ export interface VideoModelRecord {
   readonly variants: readonly VideoVariant[];
   /** Whether the upstream can remix a finished video. */
   readonly remix: boolean;
+  /** The largest `input_reference` image accepted, in bytes. */
+  readonly maxInputReferenceBytes: number;
 }
+
+/** Vendors take a first frame of up to about 20 MB inline; the same by default. */
+export const defaultMaxInputReferenceBytes = 20 * 1024 * 1024;
 
 /** The size a resolution and aspect ratio mean: the short side is the resolution (720p 9:16 → 720x1280). */
 export function sizeFor(resolution: string, aspectRatio: string): string {
