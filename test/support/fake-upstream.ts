@@ -12,7 +12,9 @@ export interface FakeReply {
   readonly status?: number;
   readonly contentType?: string;
   /** The whole body, sent at once. */
-  readonly body?: string;
+  readonly body?: string | Buffer;
+  /** Further response headers (a redirect's `location`). */
+  readonly headers?: Readonly<Record<string, string>>;
   /** Body pieces sent one by one with `gapMs` between them (a stream). */
   readonly pieces?: readonly string[];
   readonly gapMs?: number;
@@ -57,7 +59,7 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
       const timers: NodeJS.Timeout[] = [];
       outgoing.on('close', () => timers.forEach(clearTimeout));
       const start = (): void => {
-        outgoing.writeHead(reply.status ?? 200, { 'content-type': reply.contentType ?? (reply.pieces ? 'text/event-stream' : 'application/json') });
+        outgoing.writeHead(reply.status ?? 200, { 'content-type': reply.contentType ?? (reply.pieces ? 'text/event-stream' : 'application/json'), ...reply.headers });
         if (reply.pieces === undefined) {
           finished = true;
           outgoing.end(reply.body ?? '');
