@@ -60,9 +60,14 @@ const contentSchema = z
      * every instance sharing the database signs alike; setting it lets an operator rotate it.
      */
     url_secret: z.string().min(32, 'must be at least 32 characters (e.g. `openssl rand -base64 32`)').optional(),
+    /** How long a finished video's content is kept: its `expires_at`. */
+    video_ttl_seconds: numeric(z.number().int().positive()).default(86_400),
+    /** Keep the store under this many bytes (expired content goes first, then what expires soonest). */
+    max_bytes: numeric(z.number().int().positive()).optional(),
+    sweep_interval_seconds: numeric(z.number().int().positive()).default(60),
   })
   .strict()
-  .default({ dir: './data/content', url_ttl_seconds: 3600 });
+  .default({ dir: './data/content', url_ttl_seconds: 3600, video_ttl_seconds: 86_400, sweep_interval_seconds: 60 });
 
 /** How this process works video jobs (every instance runs a worker over the shared job table). */
 const videosSchema = z

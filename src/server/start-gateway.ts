@@ -9,6 +9,7 @@ import type { GatewayConfig } from '../config/config-schema.js';
 import { builtinSimulatorUrl } from '../config/default-config.js';
 import { ApiKeyVerifier } from '../keys/api-key-verifier.js';
 import { createLogger, type Logger } from '../logging/logger.js';
+import { ContentSweeper } from '../media/content-store/content-sweeper.js';
 import { LocalDirectoryContentStore } from '../media/content-store/local-directory-content-store.js';
 import { contentUrlSecret } from '../media/content-store/content-url-secret.js';
 import { ContentUrlSigner } from '../media/content-store/content-url-signer.js';
@@ -94,6 +95,12 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   };
   const server = await listen(createServer(createRequestListener(services)), config.server.host, config.server.port);
   videoWorker.start();
+  const sweeper = new ContentSweeper(
+    contentStore,
+    { intervalSeconds: config.content.sweep_interval_seconds, ...(config.content.max_bytes === undefined ? {} : { maxBytes: config.content.max_bytes }) },
+    logger,
+  );
+  sweeper.start();
   const port = (server.address() as AddressInfo).port;
   const url = `http://${config.server.host.includes(':') ? `[${config.server.host}]` : config.server.host}:${port}`;
   if (options.logListening !== false) logger.info({ url, models: catalog.current().catalog.models.filter((model) => model.callable).map((model) => model.id) }, 'switchyard listening');
@@ -108,7 +115,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
       return snapshot;
     },
     async close() {
-      await videoWorker.stop();
+      await Promise.all([videoWorker.stop(), sweeper.stop()]);
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();

@@ -82,5 +82,24 @@ export function describeContentStore(name: string, open: () => Promise<ContentSt
       await expect(store.put('videos/video_3/content.mp4', failing(), 'video/mp4')).rejects.toThrow('upstream went away');
       expect((await bytesOf(await store.get('videos/video_3/content.mp4'))).toString()).toBe('complete');
     });
+
+    it('lists what it holds, with sizes and expiry, and forgets what is deleted', async () => {
+      const store = await open();
+      const expiresAt = new Date('2030-01-02T03:04:05.000Z');
+      await store.put('listing/a/one.bin', Buffer.alloc(10, 1), 'application/octet-stream', { expiresAt });
+      await store.put('listing/two.bin', Buffer.alloc(20, 2), 'application/octet-stream');
+      const listed = async (): Promise<Map<string, { size: number; expiresAt?: Date }>> => {
+        const entries = new Map<string, { size: number; expiresAt?: Date }>();
+        for await (const entry of store.list()) if (entry.key.startsWith('listing/')) entries.set(entry.key, entry);
+        return entries;
+      };
+      const before = await listed();
+      expect([...before.keys()].sort()).toEqual(['listing/a/one.bin', 'listing/two.bin']);
+      expect(before.get('listing/a/one.bin')).toMatchObject({ size: 10, expiresAt });
+      expect(before.get('listing/two.bin')?.size).toBe(20);
+      expect(before.get('listing/two.bin')?.expiresAt).toBeUndefined();
+      await store.delete('listing/a/one.bin');
+      expect([...(await listed()).keys()]).toEqual(['listing/two.bin']);
+    });
   });
 }

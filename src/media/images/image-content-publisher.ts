@@ -45,9 +45,10 @@ export class ImageContentPublisher {
     const extension = extensionByMediaType[mediaType.split(';')[0]?.trim().toLowerCase() ?? ''];
     if (extension === undefined) throw new RangeError(`"${mediaType}" is not an image type the gateway serves`);
     const id = `img_${randomBytes(18).toString('base64url')}.${extension}`;
-    await this.store.put(contentKey(id), bytes, `image/${extension}`);
     // Whole seconds, rounded up, so the URL lasts at least the configured time.
     const expires = Math.ceil(this.now().getTime() / 1000) + this.ttlSeconds;
+    // Kept as long as its URLs work; the sweeper removes it after.
+    await this.store.put(contentKey(id), bytes, `image/${extension}`, { expiresAt: new Date(expires * 1000) });
     const query = new URLSearchParams({ expires: String(expires), signature: this.signer.sign(id, expires) });
     return { url: `${baseUrl.replace(/\/+$/, '')}${imageContentPath}/${id}?${query.toString()}`, expiresAt: new Date(expires * 1000) };
   }
