@@ -65,9 +65,47 @@ export interface GatewaySettingsTable {
   value: string;
 }
 
+export interface VideoJobsTable {
+  id: string;
+  key_id: string | null;
+  /** The key id, or '' for jobs made without a key: what idempotency and listing go by. */
+  key_scope: string;
+  idempotency_key: string | null;
+  model: string;
+  provider: string;
+  upstream_model: string;
+  upstream_job_id: string | null;
+  prompt: string;
+  mode: string;
+  resolution: string;
+  aspect_ratio: string;
+  size: string;
+  seconds: number;
+  remixed_from_video_id: string | null;
+  price_per_second_pico_usd: MoneyColumn;
+  status: string;
+  progress: number;
+  error_code: string | null;
+  error_message: string | null;
+  created_at: TimestampColumn;
+  completed_at: NullableTimestampColumn;
+  expires_at: NullableTimestampColumn;
+  deadline_at: TimestampColumn;
+  next_poll_at: TimestampColumn;
+  poll_attempts: number;
+  lease_owner: string | null;
+  lease_expires_at: NullableTimestampColumn;
+  delivered_seconds: number | null;
+  cost_nano_usd: NullableMoneyColumn;
+  /** JSON object text: variant → content key. */
+  contents: string;
+  deleted_at: NullableTimestampColumn;
+}
+
 export interface StorageDatabase {
   api_keys: ApiKeysTable;
   usage_ledger: UsageLedgerTable;
   stored_responses: StoredResponsesTable;
   gateway_settings: GatewaySettingsTable;
+  video_jobs: VideoJobsTable;
 }

@@ -1,11 +1,12 @@
 import { Migrator, type Kysely } from 'kysely';
 import { storageMigrationProvider } from '../migrations/storage-migrations.js';
-import type { ApiKeyStore, ResponseStore, SettingsStore, Storage, StorageDialect, UsageLedger } from '../ports.js';
+import type { ApiKeyStore, ResponseStore, SettingsStore, Storage, StorageDialect, UsageLedger, VideoJobStore } from '../ports.js';
 import type { StorageDatabase } from './database-schema.js';
 import { KyselyApiKeyStore } from './kysely-api-key-store.js';
 import { KyselyResponseStore } from './kysely-response-store.js';
 import { KyselySettingsStore } from './kysely-settings-store.js';
 import { KyselyUsageLedger } from './kysely-usage-ledger.js';
+import { KyselyVideoJobStore } from './kysely-video-job-store.js';
 import type { SqlValueCodec } from './sql-value-codec.js';
 
 /** The one Storage implementation; the adapters only supply a Kysely instance and a codec. */
@@ -14,6 +15,7 @@ export class KyselyStorage implements Storage {
   readonly ledger: UsageLedger;
   readonly responses: ResponseStore;
   readonly settings: SettingsStore;
+  readonly videoJobs: VideoJobStore;
   readonly dialect: StorageDialect;
 
   constructor(private readonly db: Kysely<StorageDatabase>, codec: SqlValueCodec) {
@@ -22,6 +24,7 @@ export class KyselyStorage implements Storage {
     this.ledger = new KyselyUsageLedger(db, codec);
     this.responses = new KyselyResponseStore(db, codec);
     this.settings = new KyselySettingsStore(db);
+    this.videoJobs = new KyselyVideoJobStore(db, codec);
   }
 
   async migrate(): Promise<void> {

@@ -7,6 +7,7 @@ import type {
   UsageLedger,
 } from '../ports.js';
 import type { StorageDatabase } from './database-schema.js';
+import { ledgerRow } from './ledger-row.js';
 import type { SqlValueCodec } from './sql-value-codec.js';
 import { readBigInt, readDate, readNumber } from './sql-values.js';
 
@@ -30,7 +31,7 @@ export class KyselyUsageLedger implements UsageLedger {
       // one request id (from any number of processes) keep exactly the first and never update it.
       const result = await this.db
         .insertInto('usage_ledger')
-        .values(entries.slice(start, start + rowsPerStatement).map((entry) => this.row(entry)))
+        .values(entries.slice(start, start + rowsPerStatement).map((entry) => ledgerRow(entry, this.codec)))
         .onConflict((conflict) => conflict.column('request_id').doNothing())
         .executeTakeFirst();
       inserted += Number(result.numInsertedOrUpdatedRows ?? 0n);
@@ -38,29 +39,6 @@ export class KyselyUsageLedger implements UsageLedger {
     return inserted;
   }
 
-  private row(entry: LedgerEntry) {
-    const { codec } = this;
-    return {
-      request_id: entry.requestId,
-      key_id: entry.keyId,
-      model: entry.model,
-      provider: entry.provider,
-      upstream_model: entry.upstreamModel,
-      endpoint: entry.endpoint,
-      status: entry.status,
-      input_uncached: entry.inputUncached,
-      cache_read: entry.cacheRead,
-      cache_write: entry.cacheWrite,
-      output: entry.output,
-      reasoning: entry.reasoning,
-      images: entry.images,
-      video_seconds: entry.videoSeconds,
-      usage_estimated: codec.writeBoolean(entry.usageEstimated),
-      cost_nano_usd: entry.costNanoUsd,
-      created_at: codec.writeTimestamp(entry.createdAt),
-      duration_ms: entry.durationMs,
-    };
-  }
 
   async list(filter: LedgerListFilter = {}): Promise<LedgerEntry[]> {
     let query = this.db

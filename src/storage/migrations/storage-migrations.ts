@@ -3,6 +3,7 @@ import type { StorageDialect } from '../ports.js';
 import { gatewaySettingsMigration } from './gateway-settings.js';
 import { initialSchemaMigration } from './initial-schema.js';
 import { ledgerMediaBucketsMigration } from './ledger-media-buckets.js';
+import { videoJobsMigration } from './video-jobs.js';
 
 /**
  * The one ordered list of migrations for both dialects. Kysely orders by name, so names start
@@ -13,6 +14,7 @@ export function storageMigrations(dialect: StorageDialect): Record<string, Migra
     '0001_initial_schema': initialSchemaMigration(dialect),
     '0002_ledger_media_buckets': ledgerMediaBucketsMigration(),
     '0003_gateway_settings': gatewaySettingsMigration(),
+    '0004_video_jobs': videoJobsMigration(dialect),
   };
 }
 

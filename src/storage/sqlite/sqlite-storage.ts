@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { StorageDatabase } from '../kysely/database-schema.js';
-import type { ApiKeyStore, ResponseStore, SettingsStore, Storage, UsageLedger } from '../ports.js';
+import type { ApiKeyStore, ResponseStore, SettingsStore, Storage, UsageLedger, VideoJobStore } from '../ports.js';
 import { SqliteApiKeyStore } from './sqlite-api-key-store.js';
 import { SqliteResponseStore } from './sqlite-response-store.js';
 import { sqliteSchemaIsCurrent } from './sqlite-schema-state.js';
@@ -32,6 +32,7 @@ export class SqliteStorage implements Storage {
   readonly ledger: UsageLedger;
   readonly responses: ResponseStore;
   readonly settings: SettingsStore;
+  readonly videoJobs: VideoJobStore;
   private kyselyStorage: Promise<Storage> | undefined;
   private closed = false;
 
@@ -57,6 +58,16 @@ export class SqliteStorage implements Storage {
       totals: async (filter) => (await kysely()).ledger.totals(filter),
       spentNanoUsd: async (keyId) => (await kysely()).ledger.spentNanoUsd(keyId),
     });
+    // Jobs are no hot path: the shared Kysely store serves them over the same connection.
+    this.videoJobs = {
+      insert: async (job) => (await kysely()).videoJobs.insert(job),
+      get: async (id) => (await kysely()).videoJobs.get(id),
+      list: async (query) => (await kysely()).videoJobs.list(query),
+      claimDue: async (owner, now, leaseUntil, limit) => (await kysely()).videoJobs.claimDue(owner, now, leaseUntil, limit),
+      updateLeased: async (id, owner, patch) => (await kysely()).videoJobs.updateLeased(id, owner, patch),
+      finish: async (id, ending, owner) => (await kysely()).videoJobs.finish(id, ending, owner),
+      markDeleted: async (id, at) => (await kysely()).videoJobs.markDeleted(id, at),
+    };
   }
 
   async migrate(): Promise<void> {
