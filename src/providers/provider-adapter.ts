@@ -134,7 +134,7 @@ export interface UpstreamCall {
  */
 export interface VideoGeneration {
   buildSubmit(request: VideoGenerationRequest, target: UpstreamTarget): UpstreamCall;
-  decodeSubmit(body: unknown): SubmittedVideoJob;
+  decodeSubmit(body: unknown, target: UpstreamTarget): SubmittedVideoJob;
   buildPoll(upstreamJobId: string, target: UpstreamTarget): UpstreamCall;
   /**
    * The job's state in a poll's answer. `headers` carry any poll-after hint (`retry-after`). A

@@ -96,7 +96,7 @@ export async function submitVideoJob(submit: VideoSubmit, settings: VideoSubmitS
       async (route) => {
         const candidate = submit.routes.find((entry) => entry.route === route) as VideoRoute;
         const answer = await callVideoUpstream(candidate.adapter, submit.send(candidate), route.timeoutMs ?? settings.timeoutMs);
-        return { submitted: candidate.videos.decodeSubmit(answer.body), route: candidate };
+        return { submitted: candidate.videos.decodeSubmit(answer.body, candidate.route.target), route: candidate };
       },
       settings.onFailure,
     );

@@ -6,6 +6,7 @@ import { decodeGeminiResponse } from './decode-gemini-response.js';
 import { geminiGenerateUrl, geminiHeaders } from './gemini-endpoint.js';
 import { createGeminiStreamDecoder } from './gemini-stream-decoder.js';
 import { geminiImageGeneration } from './images/gemini-image-generation.js';
+import { veoVideoGeneration } from './videos/veo-video-generation.js';
 
 /**
  * Google Gemini `generateContent` / `streamGenerateContent`. No client format speaks Gemini, so
@@ -32,4 +33,5 @@ export const geminiAdapter: TextProviderAdapter = {
     passthroughUrl: (_format, target) => geminiGenerateUrl(target, false),
   },
   images: geminiImageGeneration,
+  videos: veoVideoGeneration,
 };

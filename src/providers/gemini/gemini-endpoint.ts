@@ -16,10 +16,14 @@ export function geminiPredictUrl(target: UpstreamTarget): string {
   return `${geminiModelUrl(target)}:predict`;
 }
 
-function geminiModelUrl(target: UpstreamTarget): string {
-  const root = target.baseUrl.replace(/\/+$/, '').replace(/\/v1beta$/, '');
+/** The API root without any version segment. */
+export function geminiRoot(target: UpstreamTarget): string {
+  return target.baseUrl.replace(/\/+$/, '').replace(/\/v1beta$/, '');
+}
+
+export function geminiModelUrl(target: UpstreamTarget): string {
   const model = target.model.replace(/^models\//, '');
-  return `${root}/v1beta/models/${model}`;
+  return `${geminiRoot(target)}/v1beta/models/${model}`;
 }
 
 export function geminiHeaders(target: UpstreamTarget): Record<string, string> {

@@ -1,6 +1,7 @@
 import type { FormatName } from '../../ir/format-name.js';
 import { apiRoot } from '../api-root.js';
 import { createOpenAIImageGeneration } from '../openai-images/index.js';
+import { openAIVideoGeneration } from '../openai-videos/index.js';
 import type { TextProviderAdapter, UpstreamTarget } from '../provider-adapter.js';
 import { buildChatRequest } from './build-request.js';
 import { decodeChatError } from './decode-error.js';
@@ -30,5 +31,6 @@ export function createOpenAIChatAdapter(kind: 'openai' | 'openai-compatible'): T
         format === 'responses' ? `${target.baseUrl}/responses` : `${target.baseUrl}/chat/completions`,
     },
     images: createOpenAIImageGeneration(kind),
+    videos: openAIVideoGeneration,
   };
 }

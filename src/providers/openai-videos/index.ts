@@ -1,0 +1,1 @@
+export { openAIVideoGeneration } from './openai-video-generation.js';
