@@ -11,6 +11,8 @@ import { asksForImageOutput, handleGeminiImage } from './images/gemini-image-end
 import { handleImagenPredict } from './images/imagen-predict-endpoint.js';
 import { handleImageEdit, handleImageGeneration } from './images/openai-images-endpoint.js';
 import { inputTokensFor } from './plan-reply.js';
+import { handleOpenAiVideos } from './videos/openai-videos-endpoint.js';
+import { handleVeo } from './videos/veo-endpoint.js';
 import { readJsonBody } from './read-json-body.js';
 import { sendJson } from './send-json.js';
 import { simEpochSeconds } from './sim-ids.js';
@@ -36,6 +38,7 @@ export async function routeRequest(request: IncomingMessage, response: ServerRes
     });
     return;
   }
+  if ((await handleOpenAiVideos(method, url, request, response)) || (await handleVeo(method, url, request, response))) return;
   if (method === 'POST') {
     const route = generationRoute(path, url.searchParams);
     if (route !== undefined && route.endpoint === geminiEndpoint) {

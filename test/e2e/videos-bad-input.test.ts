@@ -111,7 +111,7 @@ const sharedCases: readonly (readonly [string, Record<string, unknown>, Refusal]
   ['a size that is not WIDTHxHEIGHT', { ...base, size: 'large' }, { status: 400, param: 'size' }],
   ['a size no variant has', { ...base, size: '1000x1000' }, { status: 400, param: 'size', mentions: [sold] }],
   ['an unknown model', { ...base, model: 'no-such-video-model' }, { status: 404, param: 'model', code: 'model_not_found' }],
-  ['a text model', { ...base, model: 'chat-only' }, { status: 400, param: 'model' }],
+  ['a text model', { ...base, model: 'chat-only' }, { status: 404, param: 'model', code: 'model_not_found' }],
   ['a missing prompt', { model: 'clip' }, { status: 400, param: 'prompt' }],
   ['an unknown parameter', { ...base, fps: '60' }, { status: 400, param: 'fps', code: 'unknown_parameter' }],
   ['image-to-video without a reference', { ...base, mode: 'image-to-video' }, { status: 400, param: 'input_reference' }],

@@ -80,7 +80,7 @@ describe('an OpenAI-shaped video upstream', () => {
     expect(created.id).not.toBe(upstreamId);
     const { video } = await pollUntilDone(client, created.id);
     expect(video.status).toBe('completed');
-    expect((video as unknown as { usage: unknown }).usage).toEqual({ seconds: 4, cost_usd: '1.6' });
+    expect((video as unknown as { usage: unknown }).usage).toEqual({ seconds: 4, cost_usd: '1.60' });
 
     const creates = openaiUpstream.requests.filter((request) => request.method === 'POST');
     expect(creates).toHaveLength(1);

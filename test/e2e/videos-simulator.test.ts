@@ -45,7 +45,7 @@ describe('a text-to-video job on the simulator', () => {
     expect(video.expires_at).toBeGreaterThan(video.completed_at ?? 0);
     expect(progress).toEqual([...progress].sort((left, right) => left - right));
     expect(statuses).toContain('in_progress');
-    expect((video as unknown as { usage: unknown }).usage).toEqual({ seconds: 4, cost_usd: '0.4' });
+    expect((video as unknown as { usage: unknown }).usage).toEqual({ seconds: 4, cost_usd: '0.40' });
   });
 
   it('downloads as an MP4 that ffprobe reads with the asked duration and size', async () => {

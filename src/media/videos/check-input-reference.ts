@@ -1,8 +1,6 @@
 import { GatewayError } from '../../errors/gateway-error.js';
 import type { VideoInputReference } from '../../ir/video-generation.js';
 
-const imageTypes = new Set(['image/jpeg', 'image/png', 'image/webp']);
-
 /** The image type the bytes themselves announce (clients often upload files as octet-stream). */
 function sniffImageType(bytes: Uint8Array): string | undefined {
   const starts = (...signature: number[]): boolean => signature.every((byte, index) => bytes[index] === byte);
@@ -14,7 +12,7 @@ function sniffImageType(bytes: Uint8Array): string | undefined {
 
 /**
  * A first frame the upstream can take: a JPEG, PNG or WebP image within the model's size limit,
- * returned with the media type its bytes show. A URL is the upstream's to fetch.
+ * returned with the media type its bytes show (whatever type it was declared with). A URL is the upstream's to fetch.
  */
 export function checkInputReference(modelId: string, reference: VideoInputReference | undefined, maxBytes: number): VideoInputReference | undefined {
   if (reference === undefined || !('bytes' in reference)) return reference;
@@ -25,8 +23,8 @@ export function checkInputReference(modelId: string, reference: VideoInputRefere
       { param: 'input_reference' },
     );
   }
-  const declared = reference.mediaType.split(';', 1)[0]?.trim().toLowerCase() ?? '';
-  const mediaType = sniffImageType(reference.bytes) ?? (imageTypes.has(declared) ? declared : undefined);
+  // The bytes decide, not the declared type: a mislabelled upload would fail upstream after the job was taken.
+  const mediaType = sniffImageType(reference.bytes);
   if (mediaType === undefined) {
     throw new GatewayError('invalid_field', `input_reference must be a JPEG, PNG or WebP image (got '${reference.mediaType}').`, { param: 'input_reference' });
   }

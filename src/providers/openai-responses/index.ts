@@ -2,6 +2,7 @@ import type { FormatName } from '../../ir/format-name.js';
 import { decodeChatError } from '../openai-chat/decode-error.js';
 import { openAIApiRoot } from '../openai-chat/index.js';
 import { createOpenAIImageGeneration } from '../openai-images/index.js';
+import { openAIVideoGeneration } from '../openai-videos/index.js';
 import type { TextProviderAdapter, UpstreamTarget } from '../provider-adapter.js';
 import { buildResponsesRequest } from './build-request.js';
 import { decodeResponsesResponse } from './decode-response.js';
@@ -26,4 +27,5 @@ export const openAIResponsesAdapter: TextProviderAdapter = {
       format === 'chat' ? `${target.baseUrl}/chat/completions` : `${target.baseUrl}/responses`,
   },
   images: createOpenAIImageGeneration('openai'),
+  videos: openAIVideoGeneration,
 };
