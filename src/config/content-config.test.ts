@@ -10,7 +10,7 @@ function issuePaths(raw: Record<string, unknown>): string[] {
 describe('content and public URL configuration', () => {
   it('defaults to ./data/content, one-hour URLs, a generated secret and no public URL', () => {
     const config = configSchema.parse({});
-    expect(config.content).toEqual({ dir: './data/content', url_ttl_seconds: 3600 });
+    expect(config.content).toEqual({ dir: './data/content', url_ttl_seconds: 3600, video_ttl_seconds: 86_400, sweep_interval_seconds: 60 });
     expect(config.server.public_url).toBeUndefined();
   });
 
@@ -18,9 +18,9 @@ describe('content and public URL configuration', () => {
     const secret = 'x'.repeat(32);
     const config = configSchema.parse({
       server: { public_url: 'https://ai.example.com/switchyard/' },
-      content: { dir: '/var/lib/switchyard/content', url_ttl_seconds: '900', url_secret: secret },
+      content: { dir: '/var/lib/switchyard/content', url_ttl_seconds: '900', url_secret: secret, video_ttl_seconds: 600, max_bytes: '1000000', sweep_interval_seconds: 5 },
     });
-    expect(config.content).toEqual({ dir: '/var/lib/switchyard/content', url_ttl_seconds: 900, url_secret: secret });
+    expect(config.content).toEqual({ dir: '/var/lib/switchyard/content', url_ttl_seconds: 900, url_secret: secret, video_ttl_seconds: 600, max_bytes: 1_000_000, sweep_interval_seconds: 5 });
     expect(config.server.public_url).toBe('https://ai.example.com/switchyard');
   });
 
@@ -30,6 +30,8 @@ describe('content and public URL configuration', () => {
     ['a fractional ttl', { content: { url_ttl_seconds: 1.5 } }, 'content.url_ttl_seconds'],
     ['an empty dir', { content: { dir: '' } }, 'content.dir'],
     ['a short secret', { content: { url_secret: 'too-short' } }, 'content.url_secret'],
+    ['a zero video ttl', { content: { video_ttl_seconds: 0 } }, 'content.video_ttl_seconds'],
+    ['a negative size cap', { content: { max_bytes: -1 } }, 'content.max_bytes'],
     ['a relative public URL', { server: { public_url: '/gateway' } }, 'server.public_url'],
     ['a public URL of another scheme', { server: { public_url: 'ftp://example.com' } }, 'server.public_url'],
     ['a public URL with a query', { server: { public_url: 'https://example.com/?a=1' } }, 'server.public_url'],
