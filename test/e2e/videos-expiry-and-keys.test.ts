@@ -54,3 +54,20 @@ describe('a finished video', () => {
     expect(await gateway.services.contentStore.get(`videos/${created.id}/video`)).toBeUndefined();
   });
 });
+
+describe('a job past its deadline', () => {
+  it('fails with a clear error and costs nothing', async () => {
+    const strict = await startTestGateway({ ...defaultConfig({}), videos: { ...quickVideoSettings, deadline_seconds: 1 }, content: { dir: temporaryContentDirectory() } });
+    try {
+      const client = new OpenAI({ baseURL: `${strict.url}/v1`, apiKey: 'unused', maxRetries: 0 });
+      const created = await client.videos.create({ model: 'sim-video', prompt: 'too slow [video-ms:20000]', seconds: '4', size: '1280x720' });
+      const { video } = await pollUntilDone(client, created.id);
+      expect(video.status).toBe('failed');
+      expect(video.error).toMatchObject({ code: 'deadline_exceeded', message: expect.stringContaining('1 seconds') });
+      const entries = (await strict.services.storage.ledger.list({})).filter((entry) => entry.requestId === created.id);
+      expect(entries).toMatchObject([{ costNanoUsd: 0n, videoSeconds: 0, status: 504 }]);
+    } finally {
+      await strict.close();
+    }
+  });
+});
