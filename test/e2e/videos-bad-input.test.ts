@@ -132,6 +132,10 @@ describe('POST /v1/videos refuses', () => {
     await expectRefused(await submitForm({ ...base, seconds: '4' }, largePng), { status: 400, param: 'input_reference', mentions: [String(maxReferenceBytes)] });
   });
 
+  it('image-to-video at a length its variant does not make', async () => {
+    await expectRefused(await submitForm({ ...base, seconds: '8' }, smallPng), { status: 400, param: 'seconds', mentions: ['image-to-video'] });
+  });
+
   it('an input_reference that is not an image', async () => {
     await expectRefused(await submitForm({ ...base, seconds: '4' }, Buffer.from('not an image at all')), { status: 400, param: 'input_reference' });
   });

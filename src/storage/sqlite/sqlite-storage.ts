@@ -6,6 +6,7 @@ import { SqliteResponseStore } from './sqlite-response-store.js';
 import { sqliteSchemaIsCurrent } from './sqlite-schema-state.js';
 import { SqliteSettingsStore } from './sqlite-settings-store.js';
 import { SqliteUsageLedger } from './sqlite-usage-ledger.js';
+import { writeSqliteTimestamp } from './sqlite-values.js';
 
 /** Builds the Kysely-backed storage over the same connection; loaded on first use only. */
 export type KyselyStorageLoader = (database: BetterSqlite3.Database) => Promise<Storage>;
@@ -63,7 +64,9 @@ export class SqliteStorage implements Storage {
       insert: async (job) => (await kysely()).videoJobs.insert(job),
       get: async (id) => (await kysely()).videoJobs.get(id),
       list: async (query) => (await kysely()).videoJobs.list(query),
-      claimDue: async (owner, now, leaseUntil, limit) => (await kysely()).videoJobs.claimDue(owner, now, leaseUntil, limit),
+      // Every process asks every second: an idle gateway answers from a prepared statement, so
+      // it never loads Kysely just to learn there is no work.
+      claimDue: async (owner, now, leaseUntil, limit) => (this.anyVideoJobDue(now) ? (await kysely()).videoJobs.claimDue(owner, now, leaseUntil, limit) : []),
       updateLeased: async (id, owner, patch) => (await kysely()).videoJobs.updateLeased(id, owner, patch),
       finish: async (id, ending, owner) => (await kysely()).videoJobs.finish(id, ending, owner),
       markDeleted: async (id, at) => (await kysely()).videoJobs.markDeleted(id, at),
@@ -81,6 +84,16 @@ export class SqliteStorage implements Storage {
     // Kysely's destroy closes the shared connection; without Kysely we close it ourselves.
     if (this.kyselyStorage === undefined) this.database.close();
     else await (await this.kyselyStorage).close();
+  }
+
+  private dueVideoJob: BetterSqlite3.Statement<[string]> | undefined;
+
+  /** Whether any unfinished job may be due at `now` (leases are judged by the real claim). */
+  private anyVideoJobDue(now: Date): boolean {
+    this.dueVideoJob ??= this.database.prepare(
+      "select 1 from video_jobs where status in ('queued', 'in_progress') and deleted_at is null and next_poll_at <= ? limit 1",
+    );
+    return this.dueVideoJob.get(writeSqliteTimestamp(now)) !== undefined;
   }
 
   private kysely(): Promise<Storage> {
