@@ -56,5 +56,9 @@ export async function finishCompletedJob(job: VideoJobRecord, route: VideoRoute,
     context.logger.info({ jobId: job.id, model: job.model, seconds }, 'video job completed');
     return;
   }
+  // Not ours to end: deleted meanwhile (its content goes), or finished by a worker that took the
+  // job over after this one's lease lapsed (the content under these keys is then that worker's).
+  const now = await context.store.get(job.id);
+  if (now?.status === 'completed') return;
   await Promise.all(Object.values(contents).map((key) => context.contentStore.delete(key)));
 }
