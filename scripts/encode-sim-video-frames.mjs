@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
- * Encodes the simulator's video frames, once, at development time: one second of a moving test
- * pattern per frame size, H.264 baseline, one keyframe per second, and writes each size as a
- * TypeScript module under src/sim/videos/encoded/ (parameter sets and length-prefixed pictures,
+ * Encodes the simulator's video frames, once, at development time: one second of colour bars
+ * with a white square crossing them, per frame size, H.264 baseline, one keyframe per second
+ * (a few KB a size), and writes each size as a TypeScript module under src/sim/videos/encoded/ (parameter sets and length-prefixed pictures,
  * base64). At run time the simulator only muxes these into MP4s, so it needs no ffmpeg.
  *
  *   node scripts/encode-sim-video-frames.mjs     # needs ffmpeg; rewrites the modules
@@ -35,8 +35,8 @@ function nalUnits(stream) {
 for (const size of sizes) {
   const [width, height] = size.split('x').map(Number);
   const stream = execFileSync('ffmpeg', [
-    '-v', 'error', '-f', 'lavfi', '-i', `testsrc2=size=${size}:rate=${framesPerSecond}`, '-t', '1',
-    '-c:v', 'libx264', '-profile:v', 'baseline', '-level', '4.0', '-pix_fmt', 'yuv420p', '-preset', 'veryslow', '-crf', '42',
+    '-v', 'error', '-f', 'lavfi', '-i', `smptebars=size=${size}:rate=${framesPerSecond},drawbox=x='(iw-ih/4)*t':y=ih/3:w=ih/4:h=ih/4:color=white:t=fill`, '-t', '1',
+    '-c:v', 'libx264', '-profile:v', 'baseline', '-level', '4.0', '-pix_fmt', 'yuv420p', '-preset', 'veryslow', '-crf', '40',
     '-g', String(framesPerSecond), '-bf', '0', '-x264-params', 'slices=1', '-f', 'h264', '-',
   ], { maxBuffer: 64 * 1024 * 1024 });
   let sps;
