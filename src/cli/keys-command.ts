@@ -5,6 +5,7 @@ import { parseUsdToNano } from '../catalog/pricing/decimal-usd.js';
 import { openStorage } from '../storage/open-storage.js';
 import type { ApiKeyRecord } from '../storage/ports.js';
 import { UsageError } from './main.js';
+import { apiKeyRecord } from '../keys/api-key-record.js';
 
 interface KeysOptions {
   readonly name?: string | undefined;
@@ -62,7 +63,7 @@ function buildKey(config: GatewayConfig, options: KeysOptions): { record: ApiKey
     if (!isEndpointFamily(endpoint)) throw new UsageError(`--endpoints: unknown family '${endpoint}' (allowed: ${endpointFamilies.join(', ')})`);
   }
   const secret = mintApiKeySecret();
-  const record: ApiKeyRecord = {
+  const record = apiKeyRecord({
     id: mintKeyId(),
     name: options.name,
     prefix: displayPrefix(secret),
@@ -71,9 +72,7 @@ function buildKey(config: GatewayConfig, options: KeysOptions): { record: ApiKey
     budgetNanoUsd: options['budget-usd'] === undefined ? null : parseBudget(options['budget-usd']),
     rpm: options.rpm === undefined ? null : parsePositiveInteger('--rpm', options.rpm),
     createdAt: new Date(),
-    revokedAt: null,
-    expiresAt: null,
-  };
+  });
   return { record, secret };
 }
 

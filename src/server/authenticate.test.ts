@@ -4,6 +4,7 @@ import { displayPrefix, hashApiKey, mintApiKeySecret } from '../keys/api-key-sec
 import { ApiKeyVerifier } from '../keys/api-key-verifier.js';
 import type { ApiKeyRecord, ApiKeyStore } from '../storage/ports.js';
 import { Authenticator, type OpenAccessMode } from './authenticate.js';
+import { apiKeyRecord } from '../keys/api-key-record.js';
 
 /** An in-memory key store that counts how often open access asked whether any key exists. */
 class CountingKeyStore implements ApiKeyStore {
@@ -22,6 +23,13 @@ class CountingKeyStore implements ApiKeyStore {
   async list(): Promise<ApiKeyRecord[]> {
     return [...this.records];
   }
+  async update(): Promise<ApiKeyRecord | undefined> {
+    throw new Error('not used here');
+  }
+  async rotate(): Promise<ApiKeyRecord | undefined> {
+    throw new Error('not used here');
+  }
+  async markUsed(): Promise<void> {}
   async revoke(id: string, at: Date): Promise<boolean> {
     const index = this.records.findIndex((record) => record.id === id && record.revokedAt === null);
     if (index < 0) return false;
@@ -35,7 +43,7 @@ class CountingKeyStore implements ApiKeyStore {
 }
 
 function keyRecord(secret: string, id = 'key_1'): ApiKeyRecord {
-  return {
+  return apiKeyRecord({
     id,
     name: 'unit',
     prefix: displayPrefix(secret),
@@ -44,9 +52,7 @@ function keyRecord(secret: string, id = 'key_1'): ApiKeyRecord {
     budgetNanoUsd: null,
     rpm: null,
     createdAt: new Date(),
-    revokedAt: null,
-    expiresAt: null,
-  };
+  });
 }
 
 function setUp(mode: OpenAccessMode = 'auto'): { store: CountingKeyStore; authenticator: Authenticator } {

@@ -39,10 +39,11 @@ export class Authenticator {
   ) {}
 
   /** The caller's key record; undefined for an anonymous call that open access allows. */
-  async authenticate(headers: HeaderSource, keyRequired = true): Promise<ApiKeyRecord | undefined> {
+  async authenticate(headers: HeaderSource, keyRequired = true, options: { readonly anonymous?: boolean } = {}): Promise<ApiKeyRecord | undefined> {
     const secret = presentedKey(headers);
+    const anonymousAllowed = options.anonymous !== false;
     if (secret === undefined || secret === '') {
-      if (!keyRequired || (await this.allowsAnonymous())) return undefined;
+      if (anonymousAllowed && (!keyRequired || (await this.allowsAnonymous()))) return undefined;
       throw new GatewayError('authentication_required', 'Missing API key: send it as "Authorization: Bearer <key>" or "x-api-key: <key>".');
     }
     const record = await this.verifier.verify(secret);
@@ -51,7 +52,7 @@ export class Authenticator {
       return record;
     }
     // Placeholders ride along only in `auto`: `always` promises that a presented key is checked.
-    if (this.openAccess === 'auto' && !secret.startsWith(apiKeyPrefix) && (await this.allowsAnonymous())) return undefined;
+    if (anonymousAllowed && this.openAccess === 'auto' && !secret.startsWith(apiKeyPrefix) && (await this.allowsAnonymous())) return undefined;
     throw new GatewayError('invalid_api_key', 'Invalid API key.');
   }
 

@@ -9,5 +9,8 @@ export interface Exchange {
   readonly requestId: string;
 }
 
+/** What the HTTP framework carries for every exchange. */
+export type GatewayEnvironment = { Bindings: HttpBindings; Variables: { requestId: string } };
+
 /** The same exchange as the HTTP framework hands it to the other endpoints. */
-export type GatewayContext = Context<{ Bindings: HttpBindings; Variables: { requestId: string } }>;
+export type GatewayContext = Context<GatewayEnvironment>;

@@ -1,5 +1,4 @@
 import { Hono } from 'hono';
-import type { HttpBindings } from '@hono/node-server';
 import { GatewayError } from '../errors/gateway-error.js';
 import { clientFormats } from '../formats/registry.js';
 import type { ClientFormat } from '../formats/client-format.js';
@@ -9,6 +8,8 @@ import { handleCountTokens } from './count-tokens-endpoint.js';
 import { handleImages } from './images-endpoint.js';
 import { errorResponse } from './error-response.js';
 import type { GatewayServices } from './gateway-services.js';
+import type { GatewayEnvironment } from './exchange.js';
+import { registerAdminRoutes } from './admin/admin-routes.js';
 import { handleImageModels, handleVideoModels } from './discovery/media-models-endpoints.js';
 import { handleListModels, handleRetrieveModel } from './discovery/models-endpoint.js';
 import { handlePricing } from './discovery/pricing-endpoint.js';
@@ -22,7 +23,6 @@ import { handleGetVideo, handleListVideos } from './videos/read-video-endpoints.
 import { handleRemixVideo } from './videos/remix-video-endpoint.js';
 import { handleVideoContent } from './videos/video-content-endpoint.js';
 
-type GatewayEnvironment = { Bindings: HttpBindings; Variables: { requestId: string } };
 
 /**
  * The HTTP surface of the gateway (interface.md §1), but for POSTs to the text endpoints, which
@@ -68,6 +68,7 @@ export function createGatewayApp(services: GatewayServices): Hono<GatewayEnviron
     }
   }
   registerVideoRoutes(app, services);
+  registerAdminRoutes(app, services);
   for (const path of ['/messages/count_tokens', '/v1/messages/count_tokens']) {
     app.post(path, (context) => handleCountTokens(context, services));
     app.all(path, (context) => methodNotAllowed(context.get('requestId'), 'POST', messagesFormat));

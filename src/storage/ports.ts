@@ -17,19 +17,50 @@ export interface ApiKeyRecord {
   /** Hex SHA-256 of the full key; the key itself is never stored. */
   readonly hash: string;
   readonly scopes: ApiKeyScopes;
-  /** Spending cap in nano-USD (1e-9 USD); `null` means unlimited. */
+  /** May call `/admin` (and every `/v1` endpoint and model). */
+  readonly admin: boolean;
+  /** Spending cap over the key's whole life in nano-USD (1e-9 USD); `null` means unlimited. */
   readonly budgetNanoUsd: bigint | null;
+  /** Spending cap per UTC day, nano-USD. */
+  readonly dailyBudgetNanoUsd: bigint | null;
+  /** Spending cap per UTC calendar month, nano-USD. */
+  readonly monthlyBudgetNanoUsd: bigint | null;
   /** Requests per minute; `null` means no key-specific limit. */
   readonly rpm: number | null;
+  /** Tokens per minute, charged from the usage upstreams report. */
+  readonly tpm: number | null;
+  /** Calls in flight at once (a stream counts until it ends). */
+  readonly concurrency: number | null;
   readonly createdAt: Date;
   readonly revokedAt: Date | null;
   readonly expiresAt: Date | null;
+  /** Recorded off the request path, so it may lag by a few seconds. */
+  readonly lastUsedAt: Date | null;
+  /** After a rotation, the old secret's hash, valid until `previousHashExpiresAt`. */
+  readonly previousHash: string | null;
+  readonly previousHashExpiresAt: Date | null;
+}
+
+/** What an operator may change on a key; absent fields stay as they are, `null` clears. */
+export interface ApiKeyChanges {
+  readonly name?: string;
+  readonly scopes?: Partial<ApiKeyScopes>;
+  readonly budgetNanoUsd?: bigint | null;
+  readonly dailyBudgetNanoUsd?: bigint | null;
+  readonly monthlyBudgetNanoUsd?: bigint | null;
+  readonly rpm?: number | null;
+  readonly tpm?: number | null;
+  readonly concurrency?: number | null;
+  readonly expiresAt?: Date | null;
 }
 
 export interface ApiKeyStore {
   /** Rejects when the id or the hash already exists. */
   insert(record: ApiKeyRecord): Promise<void>;
-  /** Returns revoked and expired keys too: the caller decides what they mean. */
+  /**
+   * The key whose hash, or whose previous hash (after a rotation), is `hash`. Returns revoked and
+   * expired keys and stale previous hashes too: the caller decides what they mean.
+   */
   findByHash(hash: string): Promise<ApiKeyRecord | undefined>;
   findById(id: string): Promise<ApiKeyRecord | undefined>;
   /** Every key, newest first. */
@@ -42,6 +73,34 @@ export interface ApiKeyStore {
   anyExists(): Promise<boolean>;
   /** False when the key is unknown or already revoked (the first revocation time is kept). */
   revoke(id: string, at: Date): Promise<boolean>;
+  /** Applies the changes; undefined when the key is unknown. */
+  update(id: string, changes: ApiKeyChanges): Promise<ApiKeyRecord | undefined>;
+  /**
+   * Gives the key a new secret; the current one stays valid until `previousValidUntil`.
+   * Undefined when the key is unknown or revoked.
+   */
+  rotate(id: string, next: { readonly prefix: string; readonly hash: string }, previousValidUntil: Date): Promise<ApiKeyRecord | undefined>;
+  /** Records when keys were last used; a time earlier than the one stored is ignored. */
+  markUsed(uses: readonly { readonly id: string; readonly at: Date }[]): Promise<void>;
+}
+
+/** One administrative action, as `/admin/audit` shows it. */
+export interface AuditEntry {
+  readonly id: string;
+  readonly at: Date;
+  /** The admin key that acted; null for the command line. */
+  readonly actorKeyId: string | null;
+  /** e.g. `key.create`, `key.update`, `key.revoke`, `key.rotate`. */
+  readonly action: string;
+  readonly targetId: string | null;
+  /** What changed, never a secret. */
+  readonly details: Readonly<Record<string, unknown>>;
+}
+
+export interface AuditLog {
+  append(entry: AuditEntry): Promise<void>;
+  /** Newest first; `before` is an entry id to page from. */
+  list(query: { readonly limit: number; readonly before?: string }): Promise<{ readonly entries: AuditEntry[]; readonly hasMore: boolean }>;
 }
 
 /** Endpoint families written to the ledger; open-ended so new families need no port change. */
@@ -106,6 +165,75 @@ export interface LedgerTotals {
   readonly costNanoUsd: bigint;
 }
 
+/** A key's running spend totals, nano-USD. */
+export interface KeySpend {
+  readonly total: bigint;
+  /** In the UTC calendar month of the time asked about. */
+  readonly month: bigint;
+  /** On the UTC day of the time asked about. */
+  readonly day: bigint;
+}
+
+export type UsageGrouping = 'key' | 'model' | 'day';
+
+export interface UsageQuery {
+  readonly groupBy: UsageGrouping;
+  /** Inclusive; rounded down to its UTC day. */
+  readonly since?: Date;
+  /** Exclusive; rounded up to a UTC day. */
+  readonly until?: Date;
+  readonly keyId?: string;
+}
+
+/** Sums for one group: a key (`group` is the key id, '' without a key), a model or a UTC day. */
+export interface UsageGroup {
+  readonly group: string;
+  readonly requests: number;
+  readonly errors: number;
+  readonly inputUncached: number;
+  readonly cacheRead: number;
+  readonly cacheWrite: number;
+  readonly output: number;
+  readonly reasoning: number;
+  readonly images: number;
+  readonly videoSeconds: number;
+  readonly costNanoUsd: bigint;
+}
+
+export type SeriesMetric = 'requests' | 'cost' | 'errors' | 'latency_p50' | 'latency_p95';
+export type SeriesStep = 'minute' | 'hour' | 'day';
+
+export interface SeriesQuery {
+  readonly metric: SeriesMetric;
+  readonly step: SeriesStep;
+  /** Inclusive bucket start. */
+  readonly since: Date;
+  /** Exclusive. */
+  readonly until: Date;
+  readonly keyId?: string;
+  readonly model?: string;
+}
+
+/** One bucket with data (empty buckets are left out). Cost is nano-USD; latency is milliseconds. */
+export interface SeriesPoint {
+  readonly at: Date;
+  readonly value: number | bigint;
+}
+
+/** Where a page of recent calls starts: strictly older than this entry. */
+export interface LedgerCursor {
+  readonly createdAt: Date;
+  readonly requestId: string;
+}
+
+export interface LedgerExportFilter {
+  readonly since?: Date;
+  /** Exclusive. */
+  readonly until?: Date;
+  readonly keyId?: string;
+  readonly model?: string;
+}
+
 export interface UsageLedger {
   /**
    * Appends once per request id. A repeated request id is ignored (the first entry stays as it
@@ -123,6 +251,16 @@ export interface UsageLedger {
   totals(filter?: LedgerTotalsFilter): Promise<LedgerTotals[]>;
   /** Everything a key has spent, over its whole life. */
   spentNanoUsd(keyId: string): Promise<bigint>;
+  /** A key's running totals for its whole life, and the UTC month and day of `at`: three indexed rows. */
+  spend(keyId: string, at: Date): Promise<KeySpend>;
+  /** Sums by key, model or day, from the daily rollups. */
+  usage(query: UsageQuery): Promise<UsageGroup[]>;
+  /** A metric per bucket, from the rollups of that step. */
+  series(query: SeriesQuery): Promise<SeriesPoint[]>;
+  /** The most recent entries, newest first, from `before` on. */
+  recent(query: { readonly limit: number; readonly before?: LedgerCursor; readonly keyId?: string }): Promise<LedgerEntry[]>;
+  /** Every matching entry, oldest first, read in pages so any number can be streamed. */
+  entries(filter: LedgerExportFilter): AsyncIterable<LedgerEntry>;
 }
 
 export interface StoredResponseRecord {
@@ -281,6 +419,10 @@ export interface VideoJobStore {
   finish(id: string, ending: VideoJobEnding, owner?: string): Promise<boolean>;
   /** Marks the job deleted and resolves to it as it was; undefined when unknown or already deleted. */
   markDeleted(id: string, at: Date): Promise<VideoJobRecord | undefined>;
+  /** Every key's jobs (deleted ones included), newest first, for administrators. */
+  listAll(query: { readonly limit: number; readonly before?: string; readonly status?: VideoJobStatus }): Promise<{ readonly jobs: VideoJobRecord[]; readonly hasMore: boolean }>;
+  /** How many jobs are in each state (deleted ones left out), for metrics. */
+  countByStatus(): Promise<Readonly<Partial<Record<VideoJobStatus, number>>>>;
 }
 
 export type StorageDialect = 'sqlite' | 'postgres';
@@ -291,6 +433,7 @@ export interface Storage {
   readonly responses: ResponseStore;
   readonly settings: SettingsStore;
   readonly videoJobs: VideoJobStore;
+  readonly audit: AuditLog;
   /** Brings the schema up to date; safe to call any number of times. */
   migrate(): Promise<void>;
   close(): Promise<void>;

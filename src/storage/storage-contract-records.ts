@@ -1,5 +1,6 @@
 /** Records for the storage contract suite and the adapters' own tests: valid defaults, overridable per case. */
 import type { ApiKeyRecord, LedgerEntry, StoredResponseRecord } from './ports.js';
+import { apiKeyRecord } from '../keys/api-key-record.js';
 
 export function at(iso: string): Date {
   return new Date(iso);
@@ -10,7 +11,7 @@ export function hash(seed: string): string {
 }
 
 export function apiKey(overrides: Partial<ApiKeyRecord> = {}): ApiKeyRecord {
-  return {
+  return apiKeyRecord({
     id: 'key_1',
     name: 'test key',
     prefix: 'sk-sy-abcd',
@@ -19,10 +20,8 @@ export function apiKey(overrides: Partial<ApiKeyRecord> = {}): ApiKeyRecord {
     budgetNanoUsd: null,
     rpm: null,
     createdAt: at('2025-01-15T08:30:00.250Z'),
-    revokedAt: null,
-    expiresAt: null,
     ...overrides,
-  };
+  });
 }
 
 /** A complete ledger entry for tests, with the fields a test cares about overridden. */

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/default-config.js';
 import { displayPrefix, hashApiKey, mintApiKeySecret, mintKeyId } from '../../src/keys/api-key-secret.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
+import { apiKeyRecord } from '../../src/keys/api-key-record.js';
 
 let gateway: TestGateway;
 
@@ -15,7 +16,7 @@ afterAll(async () => {
 
 async function keyWith(limits: { rpm?: number; budgetNanoUsd?: bigint }): Promise<string> {
   const secret = mintApiKeySecret();
-  await gateway.services.storage.keys.insert({
+  await gateway.services.storage.keys.insert(apiKeyRecord({
     id: mintKeyId(),
     name: 'limited',
     prefix: displayPrefix(secret),
@@ -24,9 +25,7 @@ async function keyWith(limits: { rpm?: number; budgetNanoUsd?: bigint }): Promis
     budgetNanoUsd: limits.budgetNanoUsd ?? null,
     rpm: limits.rpm ?? null,
     createdAt: new Date(),
-    revokedAt: null,
-    expiresAt: null,
-  });
+  }));
   return secret;
 }
 

@@ -9,6 +9,7 @@ import type { ApiKeyRecord, ApiKeyScopes, Storage } from '../../src/storage/port
 import { readFixture } from '../support/fixtures.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
+import { apiKeyRecord } from '../../src/keys/api-key-record.js';
 
 /**
  * Who may call what: keys presented as Bearer or x-api-key, revoked and expired keys, endpoint
@@ -60,7 +61,7 @@ interface MintedKey {
 
 async function insertKey(storage: Storage, options: { scopes?: Partial<ApiKeyScopes>; revokedAt?: Date; expiresAt?: Date } = {}): Promise<MintedKey> {
   const secret = mintApiKeySecret();
-  const record: ApiKeyRecord = {
+  const record = apiKeyRecord({
     id: mintKeyId(),
     name: 'e2e',
     prefix: displayPrefix(secret),
@@ -71,7 +72,7 @@ async function insertKey(storage: Storage, options: { scopes?: Partial<ApiKeySco
     createdAt: new Date(),
     revokedAt: options.revokedAt ?? null,
     expiresAt: options.expiresAt ?? null,
-  };
+  });
   await storage.keys.insert(record);
   return { secret, record };
 }

@@ -1,10 +1,11 @@
 import { displayPrefix, hashApiKey, mintApiKeySecret, mintKeyId } from '../../src/keys/api-key-secret.js';
 import type { ApiKeyScopes, Storage } from '../../src/storage/ports.js';
+import { apiKeyRecord } from '../../src/keys/api-key-record.js';
 
 /** Stores a new active key straight in the database, as the CLI would; answers its secret. */
 export async function insertApiKey(storage: Storage, name: string, scopes: ApiKeyScopes = { endpoints: null, models: null }): Promise<string> {
   const secret = mintApiKeySecret();
-  await storage.keys.insert({
+  await storage.keys.insert(apiKeyRecord({
     id: mintKeyId(),
     name,
     prefix: displayPrefix(secret),
@@ -13,8 +14,6 @@ export async function insertApiKey(storage: Storage, name: string, scopes: ApiKe
     budgetNanoUsd: null,
     rpm: null,
     createdAt: new Date(),
-    revokedAt: null,
-    expiresAt: null,
-  });
+  }));
   return secret;
 }

@@ -29,6 +29,65 @@ export interface ApiKeysTable {
   created_at: TimestampColumn;
   revoked_at: NullableTimestampColumn;
   expires_at: NullableTimestampColumn;
+  is_admin: BooleanColumn;
+  tpm: number | null;
+  concurrency: number | null;
+  daily_budget_nano_usd: NullableMoneyColumn;
+  monthly_budget_nano_usd: NullableMoneyColumn;
+  last_used_at: NullableTimestampColumn;
+  previous_hash: string | null;
+  previous_hash_expires_at: NullableTimestampColumn;
+}
+
+/** A key's running spend for one period: `all`, `YYYY-MM` or `YYYY-MM-DD` (UTC). */
+export interface KeySpendTable {
+  key_id: string;
+  period: string;
+  cost_nano_usd: MoneyColumn;
+}
+
+/** A 64-bit count (bigint in PostgreSQL, where pg reads it back as text). */
+export type CountColumn = ColumnType<string | number | bigint, number, number>;
+
+/** Aggregates of the ledger per step (minute, hour, day), bucket, key and model. */
+export interface UsageRollupsTable {
+  step: string;
+  bucket_start: TimestampColumn;
+  key_scope: string;
+  model: string;
+  requests: CountColumn;
+  errors: CountColumn;
+  input_uncached: CountColumn;
+  cache_read: CountColumn;
+  cache_write: CountColumn;
+  output: CountColumn;
+  reasoning: CountColumn;
+  images: CountColumn;
+  video_seconds: CountColumn;
+  duration_ms: CountColumn;
+  latency_0: CountColumn;
+  latency_1: CountColumn;
+  latency_2: CountColumn;
+  latency_3: CountColumn;
+  latency_4: CountColumn;
+  latency_5: CountColumn;
+  latency_6: CountColumn;
+  latency_7: CountColumn;
+  latency_8: CountColumn;
+  latency_9: CountColumn;
+  latency_10: CountColumn;
+  latency_11: CountColumn;
+  cost_nano_usd: MoneyColumn;
+}
+
+export interface AdminAuditTable {
+  id: string;
+  at: TimestampColumn;
+  actor_key_id: string | null;
+  action: string;
+  target_id: string | null;
+  /** JSON object text. */
+  details: string;
 }
 
 export interface UsageLedgerTable {
@@ -108,4 +167,7 @@ export interface StorageDatabase {
   stored_responses: StoredResponsesTable;
   gateway_settings: GatewaySettingsTable;
   video_jobs: VideoJobsTable;
+  key_spend: KeySpendTable;
+  usage_rollups: UsageRollupsTable;
+  admin_audit: AdminAuditTable;
 }

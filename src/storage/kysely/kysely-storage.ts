@@ -1,8 +1,9 @@
 import { Migrator, type Kysely } from 'kysely';
 import { storageMigrationProvider } from '../migrations/storage-migrations.js';
-import type { ApiKeyStore, ResponseStore, SettingsStore, Storage, StorageDialect, UsageLedger, VideoJobStore } from '../ports.js';
+import type { ApiKeyStore, AuditLog, ResponseStore, SettingsStore, Storage, StorageDialect, UsageLedger, VideoJobStore } from '../ports.js';
 import type { StorageDatabase } from './database-schema.js';
 import { KyselyApiKeyStore } from './kysely-api-key-store.js';
+import { KyselyAuditLog } from './kysely-audit-log.js';
 import { KyselyResponseStore } from './kysely-response-store.js';
 import { KyselySettingsStore } from './kysely-settings-store.js';
 import { KyselyUsageLedger } from './kysely-usage-ledger.js';
@@ -16,6 +17,7 @@ export class KyselyStorage implements Storage {
   readonly responses: ResponseStore;
   readonly settings: SettingsStore;
   readonly videoJobs: VideoJobStore;
+  readonly audit: AuditLog;
   readonly dialect: StorageDialect;
 
   constructor(private readonly db: Kysely<StorageDatabase>, codec: SqlValueCodec) {
@@ -25,6 +27,7 @@ export class KyselyStorage implements Storage {
     this.responses = new KyselyResponseStore(db, codec);
     this.settings = new KyselySettingsStore(db);
     this.videoJobs = new KyselyVideoJobStore(db, codec);
+    this.audit = new KyselyAuditLog(db, codec);
   }
 
   async migrate(): Promise<void> {

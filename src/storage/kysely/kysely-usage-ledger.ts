@@ -1,18 +1,24 @@
 import { sql, type Kysely } from 'kysely';
 import type {
+  KeySpend,
+  LedgerCursor,
   LedgerEntry,
+  LedgerExportFilter,
+  SeriesPoint,
+  SeriesQuery,
+  UsageGroup,
+  UsageQuery,
   LedgerListFilter,
   LedgerTotals,
   LedgerTotalsFilter,
   UsageLedger,
 } from '../ports.js';
 import type { StorageDatabase } from './database-schema.js';
-import { ledgerRow } from './ledger-row.js';
+import { appendLedgerEntries } from './append-ledger-entries.js';
+import { spendPeriods } from '../ledger-increments.js';
 import type { SqlValueCodec } from './sql-value-codec.js';
 import { readBigInt, readDate, readNumber } from './sql-values.js';
 
-/** 18 columns a row: 500 rows stay far below SQLite's and PostgreSQL's bound-parameter limits. */
-const rowsPerStatement = 500;
 
 export class KyselyUsageLedger implements UsageLedger {
   constructor(
@@ -25,20 +31,9 @@ export class KyselyUsageLedger implements UsageLedger {
   }
 
   async appendMany(entries: readonly LedgerEntry[]): Promise<number> {
-    let inserted = 0;
-    for (let start = 0; start < entries.length; start += rowsPerStatement) {
-      // ON CONFLICT DO NOTHING makes the database arbitrate duplicates, so concurrent appends of
-      // one request id (from any number of processes) keep exactly the first and never update it.
-      const result = await this.db
-        .insertInto('usage_ledger')
-        .values(entries.slice(start, start + rowsPerStatement).map((entry) => ledgerRow(entry, this.codec)))
-        .onConflict((conflict) => conflict.column('request_id').doNothing())
-        .executeTakeFirst();
-      inserted += Number(result.numInsertedOrUpdatedRows ?? 0n);
-    }
-    return inserted;
+    if (entries.length === 0) return 0;
+    return this.db.transaction().execute((transaction) => appendLedgerEntries(transaction, this.codec, entries));
   }
-
 
   async list(filter: LedgerListFilter = {}): Promise<LedgerEntry[]> {
     let query = this.db
@@ -142,5 +137,33 @@ export class KyselyUsageLedger implements UsageLedger {
       .where('key_id', '=', keyId)
       .executeTakeFirstOrThrow();
     return readBigInt(row.spent);
+  }
+
+  async spend(keyId: string, at: Date): Promise<KeySpend> {
+    const periods = spendPeriods(at);
+    const rows = await this.db
+      .selectFrom('key_spend')
+      .select(['period', sql<string>`cast(${sql.ref('cost_nano_usd')} as text)`.as('cost_nano_usd')])
+      .where('key_id', '=', keyId)
+      .where('period', 'in', [periods.all, periods.month, periods.day])
+      .execute();
+    const total = (period: string) => readBigInt(rows.find((row) => row.period === period)?.cost_nano_usd ?? '0');
+    return { total: total(periods.all), month: total(periods.month), day: total(periods.day) };
+  }
+
+  usage(_query: UsageQuery): Promise<UsageGroup[]> {
+    throw new Error('not implemented yet');
+  }
+
+  series(_query: SeriesQuery): Promise<SeriesPoint[]> {
+    throw new Error('not implemented yet');
+  }
+
+  recent(_query: { readonly limit: number; readonly before?: LedgerCursor; readonly keyId?: string }): Promise<LedgerEntry[]> {
+    throw new Error('not implemented yet');
+  }
+
+  entries(_filter: LedgerExportFilter): AsyncIterable<LedgerEntry> {
+    throw new Error('not implemented yet');
   }
 }

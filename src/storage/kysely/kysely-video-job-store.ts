@@ -1,7 +1,7 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
-import type { VideoJobEnding, VideoJobListQuery, VideoJobProgressPatch, VideoJobRecord, VideoJobStore } from '../ports.js';
+import type { VideoJobEnding, VideoJobListQuery, VideoJobProgressPatch, VideoJobRecord, VideoJobStatus, VideoJobStore } from '../ports.js';
 import type { StorageDatabase } from './database-schema.js';
-import { ledgerRow } from './ledger-row.js';
+import { appendLedgerEntries } from './append-ledger-entries.js';
 import type { SqlValueCodec } from './sql-value-codec.js';
 import { videoJobColumns, videoJobFromRow, videoJobRow } from './video-job-row.js';
 
@@ -121,10 +121,33 @@ export class KyselyVideoJobStore implements VideoJobStore {
       if (Number(result.numUpdatedRows) === 0) return false;
       // The charge lands with the ending or not at all: one ledger entry per job, never a second.
       if (ending.ledgerEntry !== undefined) {
-        await transaction.insertInto('usage_ledger').values(ledgerRow(ending.ledgerEntry, codec)).onConflict((conflict) => conflict.column('request_id').doNothing()).execute();
+        await appendLedgerEntries(transaction, codec, [ending.ledgerEntry]);
       }
       return true;
     });
+  }
+
+  async listAll(query: { readonly limit: number; readonly before?: string; readonly status?: VideoJobStatus }): Promise<{ jobs: VideoJobRecord[]; hasMore: boolean }> {
+    let select = this.db.selectFrom('video_jobs').select(videoJobColumns);
+    if (query.status !== undefined) select = select.where('status', '=', query.status);
+    if (query.before !== undefined) {
+      const cursor = await this.db.selectFrom('video_jobs').select(['created_at', 'id']).where('id', '=', query.before).executeTakeFirst();
+      if (cursor === undefined) return { jobs: [], hasMore: false };
+      const createdAt = this.codec.writeTimestamp(new Date(cursor.created_at));
+      select = select.where((jobs) => jobs.or([jobs('created_at', '<', createdAt), jobs.and([jobs('created_at', '=', createdAt), jobs('id', '<', cursor.id)])]));
+    }
+    const rows = await select.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.limit + 1).execute();
+    return { jobs: rows.slice(0, query.limit).map(videoJobFromRow), hasMore: rows.length > query.limit };
+  }
+
+  async countByStatus(): Promise<Partial<Record<VideoJobStatus, number>>> {
+    const rows = await this.db
+      .selectFrom('video_jobs')
+      .select(['status', sql<unknown>`count(*)`.as('jobs')])
+      .where('deleted_at', 'is', null)
+      .groupBy('status')
+      .execute();
+    return Object.fromEntries(rows.map((row) => [row.status, Number(row.jobs)]));
   }
 
   async markDeleted(id: string, at: Date): Promise<VideoJobRecord | undefined> {

@@ -3,6 +3,7 @@ import type { StorageDialect } from '../ports.js';
 import { gatewaySettingsMigration } from './gateway-settings.js';
 import { initialSchemaMigration } from './initial-schema.js';
 import { ledgerMediaBucketsMigration } from './ledger-media-buckets.js';
+import { moneyMigration } from './money.js';
 import { videoJobsMigration } from './video-jobs.js';
 
 /**
@@ -15,6 +16,7 @@ export function storageMigrations(dialect: StorageDialect): Record<string, Migra
     '0002_ledger_media_buckets': ledgerMediaBucketsMigration(),
     '0003_gateway_settings': gatewaySettingsMigration(),
     '0004_video_jobs': videoJobsMigration(dialect),
+    '0005_money': moneyMigration(dialect),
   };
 }
 

@@ -1,5 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import type { ApiKeyRecord, ApiKeyStore } from '../ports.js';
+import type { ApiKeyChanges, ApiKeyRecord, ApiKeyStore } from '../ports.js';
 
 /** The key store's other operations, answered elsewhere (by the Kysely key store). */
 export type ApiKeyOperations = Omit<ApiKeyStore, 'anyExists'>;
@@ -41,6 +41,18 @@ export class SqliteApiKeyStore implements ApiKeyStore {
 
   revoke(id: string, at: Date): Promise<boolean> {
     return this.operations.revoke(id, at);
+  }
+
+  update(id: string, changes: ApiKeyChanges): Promise<ApiKeyRecord | undefined> {
+    return this.operations.update(id, changes);
+  }
+
+  rotate(id: string, next: { readonly prefix: string; readonly hash: string }, previousValidUntil: Date): Promise<ApiKeyRecord | undefined> {
+    return this.operations.rotate(id, next, previousValidUntil);
+  }
+
+  markUsed(uses: readonly { readonly id: string; readonly at: Date }[]): Promise<void> {
+    return this.operations.markUsed(uses);
   }
 
   /** Prepared on first use: the table exists only once `migrate()` has run; a failed prepare is retried. */

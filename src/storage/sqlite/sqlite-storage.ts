@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { StorageDatabase } from '../kysely/database-schema.js';
-import type { ApiKeyStore, ResponseStore, SettingsStore, Storage, UsageLedger, VideoJobStore } from '../ports.js';
+import type { ApiKeyStore, AuditLog, ResponseStore, SettingsStore, Storage, UsageLedger, VideoJobStore } from '../ports.js';
 import { SqliteApiKeyStore } from './sqlite-api-key-store.js';
 import { SqliteResponseStore } from './sqlite-response-store.js';
 import { sqliteSchemaIsCurrent } from './sqlite-schema-state.js';
@@ -34,6 +34,7 @@ export class SqliteStorage implements Storage {
   readonly responses: ResponseStore;
   readonly settings: SettingsStore;
   readonly videoJobs: VideoJobStore;
+  readonly audit: AuditLog;
   private kyselyStorage: Promise<Storage> | undefined;
   private closed = false;
 
@@ -48,6 +49,9 @@ export class SqliteStorage implements Storage {
       findById: async (id) => (await kysely()).keys.findById(id),
       list: async () => (await kysely()).keys.list(),
       revoke: async (id, at) => (await kysely()).keys.revoke(id, at),
+      update: async (id, changes) => (await kysely()).keys.update(id, changes),
+      rotate: async (id, next, until) => (await kysely()).keys.rotate(id, next, until),
+      markUsed: async (uses) => (await kysely()).keys.markUsed(uses),
     });
     this.responses = new SqliteResponseStore(database, {
       get: async (id, now) => (await kysely()).responses.get(id, now),
@@ -58,6 +62,10 @@ export class SqliteStorage implements Storage {
       list: async (filter) => (await kysely()).ledger.list(filter),
       totals: async (filter) => (await kysely()).ledger.totals(filter),
       spentNanoUsd: async (keyId) => (await kysely()).ledger.spentNanoUsd(keyId),
+      usage: async (query) => (await kysely()).ledger.usage(query),
+      series: async (query) => (await kysely()).ledger.series(query),
+      recent: async (query) => (await kysely()).ledger.recent(query),
+      entries: (filter) => lazyIterable(async () => (await kysely()).ledger.entries(filter)),
     });
     // Jobs are no hot path: the shared Kysely store serves them over the same connection.
     this.videoJobs = {
@@ -70,6 +78,12 @@ export class SqliteStorage implements Storage {
       updateLeased: async (id, owner, patch) => (await kysely()).videoJobs.updateLeased(id, owner, patch),
       finish: async (id, ending, owner) => (await kysely()).videoJobs.finish(id, ending, owner),
       markDeleted: async (id, at) => (await kysely()).videoJobs.markDeleted(id, at),
+      listAll: async (query) => (await kysely()).videoJobs.listAll(query),
+      countByStatus: async () => (await kysely()).videoJobs.countByStatus(),
+    };
+    this.audit = {
+      append: async (entry) => (await kysely()).audit.append(entry),
+      list: async (query) => (await kysely()).audit.list(query),
     };
   }
 
@@ -101,4 +115,9 @@ export class SqliteStorage implements Storage {
     this.kyselyStorage ??= this.loadKysely(this.database);
     return this.kyselyStorage;
   }
+}
+
+/** An iterable whose source is found on first iteration (here: once Kysely is loaded). */
+async function* lazyIterable<T>(source: () => Promise<AsyncIterable<T>>): AsyncIterable<T> {
+  yield* await source();
 }

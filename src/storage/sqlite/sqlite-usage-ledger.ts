@@ -1,6 +1,14 @@
 import type BetterSqlite3 from 'better-sqlite3';
+import { latencyBucketColumns, ledgerIncrements, rollupCountColumns, spendPeriods } from '../ledger-increments.js';
 import type {
+  KeySpend,
+  LedgerCursor,
   LedgerEntry,
+  LedgerExportFilter,
+  SeriesPoint,
+  SeriesQuery,
+  UsageGroup,
+  UsageQuery,
   LedgerListFilter,
   LedgerTotals,
   LedgerTotalsFilter,
@@ -9,7 +17,19 @@ import type {
 import { writeSqliteBoolean, writeSqliteTimestamp } from './sqlite-values.js';
 
 /** The ledger's queries, answered elsewhere (by the Kysely ledger). */
-export type LedgerReads = Pick<UsageLedger, 'list' | 'totals' | 'spentNanoUsd'>;
+export type LedgerReads = Pick<UsageLedger, 'list' | 'totals' | 'spentNanoUsd' | 'usage' | 'series' | 'recent' | 'entries'>;
+
+const spendStatement =
+  'INSERT INTO key_spend (key_id, period, cost_nano_usd) VALUES (?, ?, ?) ' +
+  'ON CONFLICT(key_id, period) DO UPDATE SET cost_nano_usd = cost_nano_usd + excluded.cost_nano_usd';
+
+const summedRollupColumns = [...rollupCountColumns.map(([column]) => column), ...latencyBucketColumns, 'cost_nano_usd'];
+const rollupStatement =
+  `INSERT INTO usage_rollups (step, bucket_start, key_scope, model, ${summedRollupColumns.join(', ')}) ` +
+  `VALUES (?, ?, ?, ?, ${summedRollupColumns.map(() => '?').join(', ')}) ` +
+  `ON CONFLICT(step, bucket_start, key_scope, model) DO UPDATE SET ${summedRollupColumns.map((column) => `${column} = ${column} + excluded.${column}`).join(', ')}`;
+
+const readSpendStatement = 'SELECT period, cast(cost_nano_usd as text) AS cost FROM key_spend WHERE key_id = ? AND period IN (?, ?, ?)';
 
 /** Same columns, same order as the `?` placeholders bound in `insertRows`. */
 const insertStatement =
@@ -59,6 +79,33 @@ export class SqliteUsageLedger implements UsageLedger {
     return this.reads.spentNanoUsd(keyId);
   }
 
+  private readSpend: BetterSqlite3.Statement<[string, string, string, string], { period: string; cost: string }> | undefined;
+
+  /** Budget checks read this when a key is first seen: a prepared statement, no Kysely. */
+  async spend(keyId: string, at: Date): Promise<KeySpend> {
+    const periods = spendPeriods(at);
+    this.readSpend ??= this.database.prepare(readSpendStatement);
+    const rows = this.readSpend.all(keyId, periods.all, periods.month, periods.day);
+    const total = (period: string) => BigInt(rows.find((row) => row.period === period)?.cost ?? '0');
+    return { total: total(periods.all), month: total(periods.month), day: total(periods.day) };
+  }
+
+  usage(query: UsageQuery): Promise<UsageGroup[]> {
+    return this.reads.usage(query);
+  }
+
+  series(query: SeriesQuery): Promise<SeriesPoint[]> {
+    return this.reads.series(query);
+  }
+
+  recent(query: { readonly limit: number; readonly before?: LedgerCursor; readonly keyId?: string }): Promise<LedgerEntry[]> {
+    return this.reads.recent(query);
+  }
+
+  entries(filter: LedgerExportFilter): AsyncIterable<LedgerEntry> {
+    return this.reads.entries(filter);
+  }
+
   /**
    * Prepared on first use because the table exists only once `migrate()` has run. A failed
    * prepare (e.g. not migrated yet) is not cached, so the next append tries again.
@@ -66,13 +113,16 @@ export class SqliteUsageLedger implements UsageLedger {
   private preparedInsert(): (entries: readonly LedgerEntry[]) => number {
     if (this.insertRows !== undefined) return this.insertRows;
     const statement = this.database.prepare<InsertParameters>(insertStatement);
+    const addSpend = this.database.prepare<[string, string, bigint]>(spendStatement);
+    const addRollup = this.database.prepare<unknown[]>(rollupStatement);
     // IMMEDIATE takes the write lock up front, so another process's writer makes this wait
     // (busy_timeout) instead of failing half-way; ON CONFLICT DO NOTHING keeps the first entry
-    // for a request id, whether the repeat is already stored or earlier in the same batch.
+    // for a request id, whether the repeat is already stored or earlier in the same batch. The
+    // running totals and rollups of the new entries land in the same transaction.
     const transaction = this.database.transaction((batch: readonly LedgerEntry[]): number => {
-      let inserted = 0;
+      const added: LedgerEntry[] = [];
       for (const entry of batch) {
-        inserted += statement.run(
+        const changes = statement.run(
           entry.requestId,
           entry.keyId,
           entry.model,
@@ -92,8 +142,22 @@ export class SqliteUsageLedger implements UsageLedger {
           writeSqliteTimestamp(entry.createdAt),
           entry.durationMs,
         ).changes;
+        if (changes > 0) added.push(entry);
       }
-      return inserted;
+      const increments = ledgerIncrements(added);
+      for (const spend of increments.spend) addSpend.run(spend.keyId, spend.period, spend.costNanoUsd);
+      for (const rollup of increments.rollups) {
+        addRollup.run(
+          rollup.step,
+          writeSqliteTimestamp(rollup.bucketStart),
+          rollup.keyScope,
+          rollup.model,
+          ...rollupCountColumns.map(([, field]) => rollup.counts[field]),
+          ...rollup.latency,
+          rollup.costNanoUsd,
+        );
+      }
+      return added.length;
     });
     this.insertRows = (entries) => transaction.immediate(entries);
     return this.insertRows;

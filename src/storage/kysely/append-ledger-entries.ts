@@ -1,0 +1,72 @@
+import { sql, type Kysely } from 'kysely';
+import { latencyBucketColumns, ledgerIncrements, rollupCountColumns, type LedgerIncrements } from '../ledger-increments.js';
+import type { LedgerEntry } from '../ports.js';
+import type { StorageDatabase } from './database-schema.js';
+import { ledgerRow } from './ledger-row.js';
+import type { SqlValueCodec } from './sql-value-codec.js';
+
+/** 18 columns a row: 500 rows stay far below SQLite's and PostgreSQL's bound-parameter limits. */
+const rowsPerStatement = 500;
+
+/**
+ * Appends entries and folds the new ones into the running totals and rollups. Call it inside a
+ * transaction: entries and the sums that include them land together or not at all. A request id
+ * already stored is skipped (ON CONFLICT DO NOTHING lets the database arbitrate, across
+ * processes too), and only entries actually inserted are summed. Resolves to how many were new.
+ */
+export async function appendLedgerEntries(db: Kysely<StorageDatabase>, codec: SqlValueCodec, entries: readonly LedgerEntry[]): Promise<number> {
+  const inserted = new Set<string>();
+  for (let start = 0; start < entries.length; start += rowsPerStatement) {
+    const rows = await db
+      .insertInto('usage_ledger')
+      .values(entries.slice(start, start + rowsPerStatement).map((entry) => ledgerRow(entry, codec)))
+      .onConflict((conflict) => conflict.column('request_id').doNothing())
+      .returning('request_id')
+      .execute();
+    for (const row of rows) inserted.add(row.request_id);
+  }
+  // A repeat of a request id within the batch is inserted once: count it once.
+  const added: LedgerEntry[] = [];
+  for (const entry of entries) {
+    if (inserted.delete(entry.requestId)) added.push(entry);
+  }
+  if (added.length > 0) await applyIncrements(db, codec, ledgerIncrements(added));
+  return added.length;
+}
+
+async function applyIncrements(db: Kysely<StorageDatabase>, codec: SqlValueCodec, increments: LedgerIncrements): Promise<void> {
+  if (increments.spend.length > 0) {
+    await db
+      .insertInto('key_spend')
+      .values(increments.spend.map((spend) => ({ key_id: spend.keyId, period: spend.period, cost_nano_usd: spend.costNanoUsd })))
+      .onConflict((conflict) =>
+        conflict.columns(['key_id', 'period']).doUpdateSet({ cost_nano_usd: sql`${sql.ref('key_spend.cost_nano_usd')} + ${sql.ref('excluded.cost_nano_usd')}` }),
+      )
+      .execute();
+  }
+  const summed = [...rollupCountColumns.map(([column]) => column), ...latencyBucketColumns, 'cost_nano_usd'];
+  for (let start = 0; start < increments.rollups.length; start += 200) {
+    const rows = increments.rollups.slice(start, start + 200).map((rollup) => {
+      const row: Record<string, unknown> = {
+        step: rollup.step,
+        bucket_start: codec.writeTimestamp(rollup.bucketStart),
+        key_scope: rollup.keyScope,
+        model: rollup.model,
+        cost_nano_usd: rollup.costNanoUsd,
+      };
+      for (const [column, field] of rollupCountColumns) row[column] = rollup.counts[field];
+      latencyBucketColumns.forEach((column, index) => (row[column] = rollup.latency[index] ?? 0));
+      return row;
+    });
+    await db
+      .insertInto('usage_rollups')
+      // The row shape is built from the column lists above, which the migration created.
+      .values(rows as never)
+      .onConflict((conflict) =>
+        conflict
+          .columns(['step', 'bucket_start', 'key_scope', 'model'])
+          .doUpdateSet(Object.fromEntries(summed.map((column) => [column, sql`${sql.ref(`usage_rollups.${column}`)} + ${sql.ref(`excluded.${column}`)}`])) as never),
+      )
+      .execute();
+  }
+}
