@@ -17,25 +17,16 @@ export class LedgerWriter {
     private readonly delayMs = 50,
   ) {}
 
-  private writing: readonly LedgerEntry[] = [];
-  /** Counts completed writes, so a reader can tell whether the ledger moved since it last looked. */
-  private written = 0;
+  private readonly listeners: ((entry: LedgerEntry) => void)[] = [];
 
-  /** Cost of a key's entries queued or being written, so budget checks see them at once. */
-  pendingNanoUsd(keyId: string): bigint {
-    let total = 0n;
-    for (const entry of this.queue) if (entry.keyId === keyId) total += entry.costNanoUsd;
-    for (const entry of this.writing) if (entry.keyId === keyId) total += entry.costNanoUsd;
-    return total;
-  }
-
-  /** Changes each time a batch has been stored. */
-  get generation(): number {
-    return this.written;
+  /** Calls `listener` with every entry as it is recorded (budgets settle, metrics count). */
+  onRecord(listener: (entry: LedgerEntry) => void): void {
+    this.listeners.push(listener);
   }
 
   record(entry: LedgerEntry): void {
     this.queue.push(entry);
+    for (const listener of this.listeners) listener(entry);
     this.timer ??= setTimeout(() => void this.flush(), this.delayMs);
   }
 
@@ -55,17 +46,13 @@ export class LedgerWriter {
     const batch = this.queue;
     this.queue = [];
     if (batch.length === 0) return;
-    this.writing = batch;
     try {
       await this.ledger.appendMany(batch);
-      this.written += 1;
     } catch (error) {
       // Appends are idempotent on request id, so retrying the whole batch cannot count twice.
       this.queue.unshift(...batch);
       this.logger.error({ err: error, entries: batch.length }, 'ledger write failed; will retry');
       this.timer ??= setTimeout(() => void this.flush(), 1_000);
-    } finally {
-      this.writing = [];
     }
   }
 }

@@ -1,7 +1,8 @@
 import type { CatalogModel, CatalogRoute } from '../catalog/model-catalog.js';
 import type { EndpointFamily } from '../keys/endpoint-family.js';
 import type { CallOutcome } from '../call/call-outcome.js';
-import type { ApiKeyRecord } from '../storage/ports.js';
+import type { Usage } from '../ir/usage.js';
+import type { ApiKeyRecord, LedgerEntry } from '../storage/ports.js';
 import { estimateUsage } from './estimate-usage.js';
 import type { LedgerWriter } from './ledger-writer.js';
 import { costNanoUsd } from '../catalog/pricing/cost.js';
@@ -11,29 +12,47 @@ export interface MeteringFacts {
   readonly requestId: string;
   readonly key: ApiKeyRecord | undefined;
   readonly model: CatalogModel;
-  /** The route that served the call (after any fallback). */
-  readonly route: CatalogRoute;
+  /** The route that served the call (after any fallback); undefined when none did. */
+  readonly route: CatalogRoute | undefined;
   readonly family: EndpointFamily;
   readonly rawBodyLength: number;
   readonly startedAt: number;
 }
 
 /**
- * Writes a call's ledger entry once its answer has been delivered or dropped. Usage the upstream
- * did not report is estimated and marked so, never recorded as zero.
+ * Writes a call's ledger entry once its answer has been delivered or dropped, and resolves to it.
+ * Usage the upstream did not report is estimated and marked so, never recorded as zero.
  */
-export async function meterCall(ledger: LedgerWriter, outcome: CallOutcome, facts: MeteringFacts): Promise<void> {
+export async function meterCall(ledger: LedgerWriter, outcome: CallOutcome, facts: MeteringFacts): Promise<LedgerEntry> {
   const completion = await outcome.completion;
   const usage = completion.usage ?? estimateUsage(facts.rawBodyLength);
-  const target = facts.route.target;
-  ledger.record({
+  return record(ledger, facts, completion.completed ? completion.status : 499, usage);
+}
+
+/**
+ * The entry of a call that passed validation but got no answer from any upstream: nothing was
+ * delivered, so nothing is charged, but the call is on the record with the status the client got.
+ */
+export function meterFailedCall(ledger: LedgerWriter, facts: MeteringFacts, status: number): LedgerEntry {
+  return record(ledger, facts, status, { inputUncached: 0, cacheRead: 0, cacheWrite: 0, output: 0, reasoning: 0 });
+}
+
+/** Every token the entry counts, for tokens-per-minute limits. */
+export function entryTokens(entry: LedgerEntry): number {
+  return entry.inputUncached + entry.cacheRead + entry.cacheWrite + entry.output + entry.reasoning;
+}
+
+function record(ledger: LedgerWriter, facts: MeteringFacts, status: number, usage: Usage): LedgerEntry {
+  const target = facts.route?.target;
+  const delivered = status < 400 || status === 499;
+  const entry: LedgerEntry = {
     requestId: facts.requestId,
     keyId: facts.key?.id ?? null,
     model: facts.model.id,
-    provider: target.providerName,
-    upstreamModel: target.model,
+    provider: target?.providerName ?? '',
+    upstreamModel: target?.model ?? '',
     endpoint: facts.family,
-    status: completion.completed ? completion.status : 499,
+    status,
     inputUncached: usage.inputUncached,
     cacheRead: usage.cacheRead,
     cacheWrite: usage.cacheWrite,
@@ -43,8 +62,10 @@ export async function meterCall(ledger: LedgerWriter, outcome: CallOutcome, fact
     videoSeconds: 0,
     usageEstimated: usage.estimated === true,
     // Priced at the price in force when the call was made, not when its entry is written.
-    costNanoUsd: costNanoUsd(priceAt(facts.model.prices, facts.startedAt), { tokens: usage }),
+    costNanoUsd: delivered ? costNanoUsd(priceAt(facts.model.prices, facts.startedAt), { tokens: usage }) : 0n,
     createdAt: new Date(facts.startedAt),
     durationMs: Date.now() - facts.startedAt,
-  });
+  };
+  ledger.record(entry);
+  return entry;
 }

@@ -1,6 +1,6 @@
 import type { CatalogModel, CatalogRoute } from '../catalog/model-catalog.js';
 import type { Usage } from '../ir/usage.js';
-import type { ApiKeyRecord } from '../storage/ports.js';
+import type { ApiKeyRecord, LedgerEntry } from '../storage/ports.js';
 import type { LedgerWriter } from './ledger-writer.js';
 
 export interface ImageCallRecord {
@@ -21,9 +21,9 @@ export interface ImageCallRecord {
  * and their cost, or a failure at 0. Token buckets hold what the upstream reported (0 when it
  * reports none: images are billed per image, so no token figure is estimated).
  */
-export function meterImageCall(ledger: LedgerWriter, record: ImageCallRecord): void {
+export function meterImageCall(ledger: LedgerWriter, record: ImageCallRecord): LedgerEntry {
   const usage = record.usage;
-  ledger.record({
+  const entry: LedgerEntry = {
     requestId: record.requestId,
     keyId: record.key?.id ?? null,
     model: record.model.id,
@@ -42,5 +42,7 @@ export function meterImageCall(ledger: LedgerWriter, record: ImageCallRecord): v
     costNanoUsd: record.costNanoUsd,
     createdAt: new Date(record.startedAt),
     durationMs: Date.now() - record.startedAt,
-  });
+  };
+  ledger.record(entry);
+  return entry;
 }

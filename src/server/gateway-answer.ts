@@ -2,6 +2,8 @@ import { toGatewayError, type GatewayError } from '../errors/gateway-error.js';
 import type { ClientFormat } from '../formats/client-format.js';
 import { chatFormat } from '../formats/chat/index.js';
 import type { ChunkStream } from '../call/commit-stream.js';
+import { RateLimitedError } from '../limits/rate-limited-error.js';
+import { rateLimitHeaders } from '../limits/rate-limit-headers.js';
 
 /** What an endpoint answers, written straight to Node's response (see write-answer.ts). */
 export interface GatewayAnswer {
@@ -19,6 +21,7 @@ export function errorAnswer(thrown: unknown, requestId: string, format: ClientFo
   const encoded = format.encodeError(error, requestId);
   const headers: Record<string, string> = { 'content-type': 'application/json', 'x-request-id': requestId };
   if (error.retryAfterSeconds !== undefined) headers['retry-after'] = String(error.retryAfterSeconds);
+  if (error instanceof RateLimitedError && error.standing !== null) Object.assign(headers, rateLimitHeaders(error.standing, format.name, Date.now()));
   // A body refused for its size was not read to the end: close instead of draining it.
   if (error.code === 'body_too_large') headers.connection = 'close';
   return { status: encoded.status, headers, body: JSON.stringify(encoded.body) };

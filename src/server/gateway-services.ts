@@ -4,7 +4,7 @@ import type { Logger } from '../logging/logger.js';
 import type { ContentStore } from '../media/content-store/content-store.js';
 import type { ImageContentPublisher } from '../media/images/image-content-publisher.js';
 import type { VideoWorker } from '../media/videos/video-worker.js';
-import type { KeyLimits } from '../metering/key-limits.js';
+import type { KeyLimits } from '../limits/key-limits.js';
 import type { LedgerWriter } from '../metering/ledger-writer.js';
 import type { Storage } from '../storage/ports.js';
 import type { Authenticator } from './authenticate.js';

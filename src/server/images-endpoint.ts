@@ -5,14 +5,17 @@ import { GatewayError, toGatewayError } from '../errors/gateway-error.js';
 import type { ImageGenerationRequest } from '../ir/image-generation.js';
 import { assertEndpointAllowed, isModelAllowed } from '../keys/key-scope.js';
 import { imageAnswer } from '../media/images/image-answer.js';
-import { imageCharge } from '../media/images/image-charge.js';
+import { imageCharge, worstImageCostNanoUsd } from '../media/images/image-charge.js';
 import { checkImageRules } from '../media/images/check-image-rules.js';
 import { decodeImageFields, type ClientImageRequest } from '../media/images/client-image-request.js';
 import { generateImages } from '../media/images/generate-images.js';
 import { mapLegacyRequest } from '../media/images/map-legacy-request.js';
 import { readImageForm } from '../media/images/read-image-form.js';
 import { isMultipart } from '../media/multipart/read-multipart-form.js';
+import type { CallLimits } from '../limits/key-limits.js';
+import { entryTokens } from '../metering/meter-call.js';
 import { meterImageCall } from '../metering/meter-image-call.js';
+import { withLimitHeaders } from './with-limit-headers.js';
 import { resolveModel } from '../routing/resolve-model.js';
 import type { AttemptReport } from '../routing/run-with-fallback.js';
 import type { ApiKeyRecord } from '../storage/ports.js';
@@ -90,11 +93,13 @@ export async function handleImages(context: GatewayContext, services: GatewaySer
   const requestId = context.get('requestId');
   const startedAt = Date.now();
   let metered: { key: ApiKeyRecord | undefined; model: CatalogModel } | undefined;
+  let limits: CallLimits | undefined;
   try {
     const key = await services.authenticator.authenticate(nodeRequestHeaders(context.env.incoming));
     assertEndpointAllowed(key, 'images');
     const asked = await readClientRequest(context, services, editing);
-    await services.limits.admit(key);
+    const callLimits = await services.limits.admit(key);
+    limits = callLimits;
     // One snapshot for the whole call: a reload while it runs changes nothing it uses.
     const { catalog, routing } = services.catalog.current();
     const model = modelFor(catalog, asked.model, key);
@@ -105,6 +110,8 @@ export async function handleImages(context: GatewayContext, services: GatewaySer
     const request = legacy === undefined ? asked : mapLegacyRequest(asked, legacy, rules);
     checkImageRules(request, rules, model.id, editing);
     assertStreamableFormat(asked);
+    const tierAsked = { ...(request.quality === undefined ? {} : { quality: request.quality }), ...(request.size === undefined ? {} : { size: request.size }) };
+    await callLimits.reserve(requestId, worstImageCostNanoUsd(priceAt(model.prices, new Date(startedAt)), tierAsked, request.n ?? 1, Buffer.byteLength(request.prompt)));
     metered = { key, model };
     const settings = {
       fallback: { attemptsPerRoute: routing.attempts_per_route, backoffMs: routing.backoff_ms },
@@ -113,9 +120,8 @@ export async function handleImages(context: GatewayContext, services: GatewaySer
       onFailure: (report: AttemptReport) =>
         services.logger.warn({ requestId, provider: report.route.target.providerName, attempt: report.attempt, code: report.error.code }, 'upstream image attempt failed'),
     };
-    const tierAsked = { ...(request.quality === undefined ? {} : { quality: request.quality }), ...(request.size === undefined ? {} : { size: request.size }) };
     if (request.stream === true) {
-      return await streamedImagesAnswer(services, { requestId, key, model, request: neutralRequest(request), editing, asked: tierAsked, settings, startedAt });
+      return await streamedImagesAnswer(services, { requestId, key, model, request: neutralRequest(request), editing, asked: tierAsked, settings, startedAt, limits: callLimits });
     }
     const generated = await generateImages(model, neutralRequest(request), editing, settings);
     const charge = imageCharge(priceAt(model.prices, new Date(startedAt)), generated.result, tierAsked);
@@ -127,19 +133,22 @@ export async function handleImages(context: GatewayContext, services: GatewaySer
       publisher: services.imageContent,
       baseUrl: requestBaseUrl(context.env.incoming, services.config.server.public_url),
     });
-    meterImageCall(services.ledger, { requestId, key, model, route: generated.route, status: 200, images: charge.count, usage: generated.result.usage, costNanoUsd: charge.costNanoUsd, startedAt });
+    const entry = meterImageCall(services.ledger, { requestId, key, model, route: generated.route, status: 200, images: charge.count, usage: generated.result.usage, costNanoUsd: charge.costNanoUsd, startedAt });
+    callLimits.finish(entryTokens(entry));
     // Encoded once into bytes: handing the framework a multi-megabyte string makes it flatten,
     // measure and encode it again (a third of an image call's CPU in bench/README.md).
     return context.body(Buffer.from(JSON.stringify(body)), 200, {
       'content-type': 'application/json',
       'x-request-id': requestId,
       'x-request-cost-usd': formatNanoUsd(charge.costNanoUsd),
+      ...callLimits.headers(undefined),
     });
   } catch (error) {
     const failure = toGatewayError(error);
     // A call that got as far as an upstream is recorded, at 0: nothing was delivered.
     if (metered !== undefined) meterImageCall(services.ledger, { requestId, ...metered, route: undefined, status: failure.status, images: 0, usage: undefined, costNanoUsd: 0n, startedAt });
+    limits?.finish(0, metered !== undefined);
     if (failure.status >= 500) services.logger.warn({ requestId, code: failure.code, err: failure.cause }, failure.message);
-    return errorResponse(failure, requestId);
+    return withLimitHeaders(errorResponse(failure, requestId), limits);
   }
 }

@@ -15,11 +15,14 @@ import { contentUrlSecret } from '../media/content-store/content-url-secret.js';
 import { ContentUrlSigner } from '../media/content-store/content-url-signer.js';
 import { ImageContentPublisher } from '../media/images/image-content-publisher.js';
 import { VideoWorker } from '../media/videos/video-worker.js';
-import { KeyLimits } from '../metering/key-limits.js';
+import { KeyLimits } from '../limits/key-limits.js';
+import { MemoryKeyRateLimiter } from '../limits/memory-key-rate-limiter.js';
+import { MemoryBudgetMeter } from '../budgets/memory-budget-meter.js';
 import { LedgerWriter } from '../metering/ledger-writer.js';
 import { startSimulator, type SimulatorHandle } from '../sim/index.js';
 import { openStorage } from '../storage/open-storage.js';
-import type { Storage } from '../storage/ports.js';
+import type { Storage, VideoJobStore } from '../storage/ports.js';
+import { chargingVideoJobStore } from '../media/videos/charging-video-job-store.js';
 import { closeUpstreamPools } from '../upstream/upstream-client.js';
 import { Authenticator, type OpenAccessMode } from './authenticate.js';
 import type { GatewayServices } from './gateway-services.js';
@@ -67,11 +70,14 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   const catalog = new LiveCatalog(await catalogSnapshot(config, await simulatorUrlFor(config)));
   const verifier = new ApiKeyVerifier(storage.keys);
   const ledger = new LedgerWriter(storage.ledger, logger);
+  const budgets = new MemoryBudgetMeter((keyId, at) => storage.ledger.spend(keyId, at));
+  ledger.onRecord((entry) => budgets.settle(entry));
+  const gatewayStorage = withVideoJobs(storage, chargingVideoJobStore(storage.videoJobs, (entry) => budgets.settle(entry)));
   // Resolved against the working directory now, as the SQLite file is, so a later chdir changes nothing.
   const contentStore = new LocalDirectoryContentStore(path.resolve(config.content.dir));
   const signer = new ContentUrlSigner(await contentUrlSecret(config.content.url_secret, storage.settings));
   const videoWorker = new VideoWorker({
-    store: storage.videoJobs,
+    store: gatewayStorage.videoJobs,
     contentStore,
     catalog: () => catalog.current().catalog,
     owner: workerName(),
@@ -84,9 +90,9 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   const services: GatewayServices = {
     config,
     catalog,
-    storage,
+    storage: gatewayStorage,
     ledger,
-    limits: new KeyLimits(storage.ledger, ledger),
+    limits: new KeyLimits(new MemoryKeyRateLimiter(), budgets),
     logger,
     authenticator: new Authenticator(verifier, storage.keys, openAccessMode(config)),
     contentStore,
@@ -150,4 +156,19 @@ function listen(server: Server, hostname: string, port: number): Promise<Server>
     server.once('error', reject);
     server.listen(port, hostname, () => resolve(server));
   });
+}
+
+/** The same storage with another video job store in front of its own. */
+function withVideoJobs(storage: Storage, videoJobs: VideoJobStore): Storage {
+  return {
+    keys: storage.keys,
+    ledger: storage.ledger,
+    responses: storage.responses,
+    settings: storage.settings,
+    videoJobs,
+    audit: storage.audit,
+    dialect: storage.dialect,
+    migrate: () => storage.migrate(),
+    close: () => storage.close(),
+  };
 }

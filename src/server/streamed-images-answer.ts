@@ -4,6 +4,8 @@ import type { ImageGenerationRequest } from '../ir/image-generation.js';
 import { imageCharge } from '../media/images/image-charge.js';
 import type { ImageCallSettings } from '../media/images/generate-images.js';
 import { streamImages } from '../media/images/stream-images.js';
+import type { CallLimits } from '../limits/key-limits.js';
+import { entryTokens } from '../metering/meter-call.js';
 import { meterImageCall } from '../metering/meter-image-call.js';
 import type { ApiKeyRecord } from '../storage/ports.js';
 import { chunkStreamResponse } from './chunk-stream-response.js';
@@ -18,6 +20,7 @@ export interface StreamedImagesCall {
   readonly asked: { quality?: string; size?: string };
   readonly settings: ImageCallSettings;
   readonly startedAt: number;
+  readonly limits: CallLimits;
 }
 
 /**
@@ -32,7 +35,8 @@ export async function streamedImagesAnswer(services: GatewayServices, call: Stre
     const charge = imageCharge(priceAt(model.prices, new Date(startedAt)), result, call.asked);
     if (charge.count > 0 && charge.tierAssumed) services.logger.warn({ requestId, model: model.id, quality: charge.quality, size: charge.size }, 'image tier not reported; billed at the dearest fitting tier');
     const costNanoUsd = charge.count === 0 ? 0n : charge.costNanoUsd;
-    meterImageCall(services.ledger, { requestId, key: call.key, model, route: streamed.route, status: 200, images: charge.count, usage: result.usage, costNanoUsd, startedAt });
+    const entry = meterImageCall(services.ledger, { requestId, key: call.key, model, route: streamed.route, status: 200, images: charge.count, usage: result.usage, costNanoUsd, startedAt });
+    call.limits.finish(entryTokens(entry));
   });
-  return chunkStreamResponse(streamed.body, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-request-id': requestId });
+  return chunkStreamResponse(streamed.body, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-request-id': requestId, ...call.limits.headers(undefined) });
 }

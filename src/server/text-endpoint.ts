@@ -1,10 +1,14 @@
-import { GatewayError } from '../errors/gateway-error.js';
+import { GatewayError, toGatewayError } from '../errors/gateway-error.js';
+import { worstTextCostNanoUsd, requestedOutputCap } from '../budgets/worst-case-cost.js';
+import { formatNanoUsd } from '../catalog/pricing/decimal-usd.js';
+import { priceAt } from '../catalog/pricing/price-schedule.js';
+import type { CallLimits } from '../limits/key-limits.js';
 import type { ClientFormat } from '../formats/client-format.js';
 import type { FormatName } from '../ir/format-name.js';
 import type { IrRequest } from '../ir/request.js';
 import { mayHoldForeignBlob } from '../ir/client-blob.js';
 import type { EndpointFamily } from '../keys/endpoint-family.js';
-import { meterCall } from '../metering/meter-call.js';
+import { entryTokens, meterCall, meterFailedCall, type MeteringFacts } from '../metering/meter-call.js';
 import { passthroughCall } from '../passthrough/passthrough-call.js';
 import { adapterFor } from '../providers/registry.js';
 import type { AttemptContext } from '../call/attempt-context.js';
@@ -46,13 +50,18 @@ export async function handleTextRequest(
   const startedAt = Date.now();
   // One snapshot for the whole call: a reload while it runs changes nothing it sees.
   const { catalog, routing } = services.catalog.current();
+  let limits: CallLimits | undefined;
+  let metered: MeteringFacts | undefined;
   try {
     const { key, forwarded, rawBody: received, rawBytes } = await readAuthorisedRequest(exchange.incoming, services, family, format.name);
-    await services.limits.admit(key);
+    const callLimits = await services.limits.admit(key);
+    limits = callLimits;
     const read: PreparedBody = { rawBody: received, parsedBody: parseJsonObject(received) };
     const { rawBody, parsedBody, deliver } = prepare === undefined ? read : await prepare(read, key);
     const { request, refusal } = decodeForRouting(format, parsedBody);
     const model = resolveModel(catalog, request?.model ?? (parsedBody.model as string), 'text', key);
+    await callLimits.reserve(requestId, worstTextCostNanoUsd(priceAt(model.prices, startedAt), rawBody, requestedOutputCap(parsedBody)));
+    metered = { requestId, key, model, route: undefined, family, rawBodyLength: rawBody.length, startedAt };
     const foreignBlobs = mayHoldForeignBlob(rawBody);
     const clientSignal = clientAbortScope(exchange.outgoing);
     const { outcome: committed, route: servedBy } = await runWithFallback(
@@ -88,17 +97,36 @@ export async function handleTextRequest(
         ),
     );
     const outcome = deliver === undefined ? committed : deliver(committed);
-    void meterCall(services.ledger, outcome, { requestId, key, model, route: servedBy, family, rawBodyLength: rawBody.length, startedAt });
-    return {
-      status: 200,
-      headers: { 'content-type': outcome.contentType, 'x-request-id': requestId, 'cache-control': 'no-cache' },
-      body: outcome.body,
-    };
-  } catch (error) {
-    if (error instanceof GatewayError && error.status >= 500) {
-      services.logger.warn({ requestId, code: error.code, err: error.cause }, error.message);
+    const metering = meterCall(services.ledger, outcome, { ...metered, route: servedBy }).then(
+      (entry) => {
+        callLimits.finish(entryTokens(entry));
+        return entry;
+      },
+      (error: unknown) => {
+        callLimits.finish(0, false);
+        services.logger.error({ requestId, err: error }, 'metering failed');
+        return undefined;
+      },
+    );
+    metered = undefined;
+    const headers: Record<string, string> = { 'content-type': outcome.contentType, 'x-request-id': requestId, 'cache-control': 'no-cache', ...callLimits.headers(format.name) };
+    // A whole answer's usage is known before it is sent, so its cost goes with it; a stream's is
+    // known only at its end and is in the ledger.
+    if (typeof outcome.body === 'string' || outcome.body instanceof Uint8Array) {
+      const entry = await metering;
+      if (entry !== undefined) headers['x-request-cost-usd'] = formatNanoUsd(entry.costNanoUsd);
     }
-    return errorAnswer(error, requestId, format);
+    return { status: 200, headers, body: outcome.body };
+  } catch (error) {
+    const failure = toGatewayError(error);
+    if (failure.status >= 500) {
+      services.logger.warn({ requestId, code: failure.code, err: failure.cause }, failure.message);
+    }
+    // A call that passed validation is on the record even when no upstream answered it.
+    if (metered !== undefined) meterFailedCall(services.ledger, metered, failure.status);
+    limits?.finish(0, metered !== undefined);
+    const answer = errorAnswer(failure, requestId, format);
+    return limits === undefined ? answer : { ...answer, headers: { ...answer.headers, ...limits.headers(format.name) } };
   }
 }
 

@@ -1,3 +1,4 @@
+import { tokensWorstNanoUsd } from '../../budgets/worst-case-cost.js';
 import { costNanoUsd } from '../../catalog/pricing/cost.js';
 import type { ImageTierPrice, PriceEntry } from '../../catalog/pricing/model-price.js';
 import type { ImageGenerationResult } from '../../ir/image-generation.js';
@@ -37,4 +38,24 @@ export function imageCharge(price: PriceEntry | undefined, result: ImageGenerati
   const { tier, assumed } = tierToBill(price, concrete(result.quality) ?? concrete(asked.quality), concrete(result.size) ?? concrete(asked.size));
   const cost = costNanoUsd(price, { ...(result.usage === undefined ? {} : { tokens: result.usage }), images: price?.image === undefined ? [] : [{ ...tier, count }] });
   return { quality: tier.quality, size: tier.size, count, costNanoUsd: cost, tierAssumed: assumed };
+}
+
+/** Output tokens reserved per image where a model also bills image tokens: above the largest image's. */
+const worstTokensPerImage = 8_192;
+
+/**
+ * The most a call can cost before it is made (interface.md §8): `n` images at the dearest tier
+ * that fits what was asked (`auto` fits every tier), plus, where the price has token rates, the
+ * prompt's bytes as input tokens and `worstTokensPerImage` per image as output.
+ */
+export function worstImageCostNanoUsd(price: PriceEntry | undefined, asked: { quality?: string; size?: string }, n: number, promptBytes: number): bigint {
+  const tiers = price?.image?.tiers ?? [];
+  let cost = 0n;
+  if (tiers.length > 0) {
+    const { tier } = tierToBill(price, concrete(asked.quality), concrete(asked.size));
+    cost += costNanoUsd(price, { images: [{ ...tier, count: n }] });
+  }
+  const tokens = price?.image?.tokens;
+  if (tokens !== undefined) cost += tokensWorstNanoUsd(tokens, promptBytes, worstTokensPerImage * n);
+  return cost;
 }

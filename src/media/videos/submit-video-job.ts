@@ -1,6 +1,7 @@
 import { AbortScope } from '../../call/abort-scope.js';
 import type { CatalogModel, CatalogRoute } from '../../catalog/model-catalog.js';
 import type { VideosConfig } from '../../config/config-schema.js';
+import { videoSecondsCostNanoUsd } from '../../catalog/pricing/cost.js';
 import { toGatewayError } from '../../errors/gateway-error.js';
 import type { SubmittedVideoJob, VideoGenerationRequest } from '../../ir/video-generation.js';
 import { runWithFallback, type AttemptReport, type FallbackPolicy } from '../../routing/run-with-fallback.js';
@@ -33,6 +34,11 @@ export interface VideoSubmit {
   /** The upstream call a route makes: a submit, or a remix of the source job. */
   readonly send: (route: VideoRoute) => ReturnType<VideoRoute['videos']['buildSubmit']>;
   readonly remixedFromVideoId?: string;
+  /**
+   * Reserves the job's worst case (its seconds at its price) against the key's budgets before the
+   * job exists, or throws 402; `release` gives it up when no job comes of it after all.
+   */
+  readonly budget?: { reserve(jobId: string, worstNanoUsd: bigint): Promise<void>; release(): void };
 }
 
 function newJob(submit: VideoSubmit, settings: VideoSubmitSettings, first: CatalogRoute): VideoJobRecord {
@@ -84,8 +90,20 @@ function newJob(submit: VideoSubmit, settings: VideoSubmitSettings, first: Catal
 export async function submitVideoJob(submit: VideoSubmit, settings: VideoSubmitSettings): Promise<{ job: VideoJobRecord; created: boolean }> {
   const first = submit.routes[0];
   if (first === undefined) throw new RangeError('a video submit needs a route');
-  const inserted = await settings.store.insert(newJob(submit, settings, first.route));
-  if (!inserted.created) return inserted;
+  const draft = newJob(submit, settings, first.route);
+  await submit.budget?.reserve(draft.id, videoSecondsCostNanoUsd(draft.pricePerSecondPicoUsd, draft.seconds));
+  let inserted: { job: VideoJobRecord; created: boolean };
+  try {
+    inserted = await settings.store.insert(draft);
+  } catch (error) {
+    submit.budget?.release();
+    throw error;
+  }
+  // A retried submit gets the job of its first attempt, already reserved for.
+  if (!inserted.created) {
+    submit.budget?.release();
+    return inserted;
+  }
   const job = inserted.job;
   let accepted: { submitted: SubmittedVideoJob; route: VideoRoute };
   try {

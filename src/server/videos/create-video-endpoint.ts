@@ -13,7 +13,9 @@ import { videoRoutes } from '../../media/videos/video-routes.js';
 import { isMultipart, readMultipartForm } from '../../media/multipart/read-multipart-form.js';
 import { resolveModel } from '../../routing/resolve-model.js';
 import type { ApiKeyRecord } from '../../storage/ports.js';
+import type { CallLimits } from '../../limits/key-limits.js';
 import { errorResponse } from '../error-response.js';
+import { withLimitHeaders } from '../with-limit-headers.js';
 import type { GatewayContext } from '../exchange.js';
 import type { GatewayServices } from '../gateway-services.js';
 import { assertJsonContentType, parseJsonObject, readRequestBody } from '../read-request-body.js';
@@ -48,10 +50,12 @@ function modelFor(catalog: ModelCatalog, name: string | undefined, key: ApiKeyRe
  */
 export async function handleCreateVideo(context: GatewayContext, services: GatewayServices): Promise<Response> {
   const requestId = context.get('requestId');
+  let limits: CallLimits | undefined;
   try {
     const key = await videoCaller(context, services);
     const asked = await readClientRequest(context, services);
-    await services.limits.admit(key);
+    const callLimits = await services.limits.admit(key);
+    limits = callLimits;
     const { catalog, routing } = services.catalog.current();
     const model = modelFor(catalog, asked.model, key);
     if (model.video === undefined) throw new GatewayError('internal_error', `The video model '${model.id}' has no record.`);
@@ -75,12 +79,16 @@ export async function handleCreateVideo(context: GatewayContext, services: Gatew
         request,
         routes: videoRoutes(model),
         send: (route) => route.videos.buildSubmit(request, route.route.target),
+        budget: { reserve: (jobId, worst) => callLimits.reserve(jobId, worst), release: () => callLimits.finish(0, false) },
       },
       videoSubmitSettings(services, routing, requestId),
     );
     services.videos.worker.poke();
-    return jsonAnswer(videoJobObject(job), requestId);
+    // The job's reservation stays until the job ends: its ledger entry settles it.
+    callLimits.finish(0);
+    return withLimitHeaders(jsonAnswer(videoJobObject(job), requestId), callLimits);
   } catch (error) {
-    return errorResponse(error, requestId);
+    limits?.finish(0);
+    return withLimitHeaders(errorResponse(error, requestId), limits);
   }
 }

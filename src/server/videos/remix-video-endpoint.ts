@@ -8,7 +8,9 @@ import { assertModelAllowed } from '../../keys/key-scope.js';
 import { submitVideoJob } from '../../media/videos/submit-video-job.js';
 import { videoJobObject } from '../../media/videos/video-job-object.js';
 import { jobRoute } from '../../media/videos/video-routes.js';
+import type { CallLimits } from '../../limits/key-limits.js';
 import { errorResponse } from '../error-response.js';
+import { withLimitHeaders } from '../with-limit-headers.js';
 import type { GatewayContext } from '../exchange.js';
 import type { GatewayServices } from '../gateway-services.js';
 import { assertJsonContentType, parseJsonObject, readRequestBody } from '../read-request-body.js';
@@ -24,12 +26,14 @@ const remixSchema = z.object({ prompt: z.string().trim().min(1, 'the prompt must
  */
 export async function handleRemixVideo(context: GatewayContext, services: GatewayServices): Promise<Response> {
   const requestId = context.get('requestId');
+  let limits: CallLimits | undefined;
   try {
     const key = await videoCaller(context, services);
     assertJsonContentType(context.env.incoming.headers['content-type']);
     const { prompt } = parseOrThrow(remixSchema, parseJsonObject((await readRequestBody(context.env.incoming, services.config.server.body_limit_bytes)).text));
     const source = await visibleVideoJob(services, context.req.param('id') ?? '', key);
-    await services.limits.admit(key);
+    const callLimits = await services.limits.admit(key);
+    limits = callLimits;
     const { catalog, routing } = services.catalog.current();
     const model = catalog.find(source.model);
     if (model?.video === undefined) throw new GatewayError('model_not_found', `The model '${source.model}' is no longer offered.`, { param: 'model' });
@@ -57,12 +61,16 @@ export async function handleRemixVideo(context: GatewayContext, services: Gatewa
         routes: [route],
         send: (candidate) => (candidate.videos.buildRemix as NonNullable<typeof candidate.videos.buildRemix>)(upstreamJobId, prompt, candidate.route.target),
         remixedFromVideoId: source.id,
+        budget: { reserve: (jobId, worst) => callLimits.reserve(jobId, worst), release: () => callLimits.finish(0, false) },
       },
       videoSubmitSettings(services, routing, requestId),
     );
     services.videos.worker.poke();
-    return jsonAnswer(videoJobObject(job), requestId);
+    // The job's reservation stays until the job ends: its ledger entry settles it.
+    callLimits.finish(0);
+    return withLimitHeaders(jsonAnswer(videoJobObject(job), requestId), callLimits);
   } catch (error) {
-    return errorResponse(error, requestId);
+    limits?.finish(0);
+    return withLimitHeaders(errorResponse(error, requestId), limits);
   }
 }

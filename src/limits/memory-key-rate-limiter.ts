@@ -1,0 +1,82 @@
+import type { ApiKeyRecord } from '../storage/ports.js';
+import type { KeyRateLimiter, RateAdmission, RateLimitStanding } from './key-rate-limiter.js';
+import { RateLimitedError } from './rate-limited-error.js';
+
+/** One key's counters; the object lives as long as the process, so admissions can hold it. */
+interface KeyWindow {
+  /** Start of the current fixed one-minute window (epoch ms, a multiple of 60 s). */
+  start: number;
+  requests: number;
+  tokens: number;
+  inFlight: number;
+}
+
+const windowMs = 60_000;
+
+/**
+ * Rate limits held in this process: fixed one-minute windows per key (aligned to the wall-clock
+ * minute, so every instance and every header agrees on when a window resets) and a count of calls
+ * in flight. Everything is synchronous map arithmetic: admission costs no I/O and no allocation
+ * beyond the admission itself.
+ */
+export class MemoryKeyRateLimiter implements KeyRateLimiter {
+  private readonly windows = new Map<string, KeyWindow>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  async admit(key: ApiKeyRecord): Promise<RateAdmission> {
+    const now = this.now();
+    const window = this.windowOf(key.id, now);
+    const resetAt = window.start + windowMs;
+    const retryAfter = Math.max(1, Math.ceil((resetAt - now) / 1000));
+    if (key.rpm !== null && window.requests >= key.rpm) {
+      throw new RateLimitedError(`Rate limit of ${key.rpm} requests per minute reached for this API key.`, retryAfter, standing(key, window));
+    }
+    if (key.tpm !== null && window.tokens >= key.tpm) {
+      throw new RateLimitedError(`Rate limit of ${key.tpm} tokens per minute reached for this API key.`, retryAfter, standing(key, window));
+    }
+    if (key.concurrency !== null && window.inFlight >= key.concurrency) {
+      throw new RateLimitedError(`This API key already has ${key.concurrency} ${key.concurrency === 1 ? 'request' : 'requests'} in flight, its limit.`, 1, standing(key, window));
+    }
+    window.requests += 1;
+    window.inFlight += 1;
+    const admitted = standing(key, window);
+    let finished = false;
+    return {
+      standing: admitted,
+      finish: (tokens) => {
+        if (finished) return;
+        finished = true;
+        window.inFlight -= 1;
+        // Tokens land in the window current when the call ends, which may be a later minute.
+        this.windowOf(key.id, this.now()).tokens += tokens;
+      },
+    };
+  }
+
+  /** The key's counters at `now`; a new minute resets the counts in place (calls in flight stay counted). */
+  private windowOf(keyId: string, now: number): KeyWindow {
+    const start = now - (now % windowMs);
+    let window = this.windows.get(keyId);
+    if (window === undefined) {
+      window = { start, requests: 0, tokens: 0, inFlight: 0 };
+      this.windows.set(keyId, window);
+    } else if (window.start !== start) {
+      window.start = start;
+      window.requests = 0;
+      window.tokens = 0;
+    }
+    return window;
+  }
+}
+
+function standing(key: ApiKeyRecord, window: KeyWindow): RateLimitStanding | null {
+  if (key.rpm === null && key.tpm === null) return null;
+  return {
+    requestLimit: key.rpm,
+    requestsRemaining: key.rpm === null ? 0 : Math.max(0, key.rpm - window.requests),
+    tokenLimit: key.tpm,
+    tokensRemaining: key.tpm === null ? 0 : Math.max(0, key.tpm - window.tokens),
+    resetAt: window.start + windowMs,
+  };
+}

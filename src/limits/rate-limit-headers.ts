@@ -1,0 +1,44 @@
+import type { FormatName } from '../ir/format-name.js';
+import type { RateLimitStanding } from './key-rate-limiter.js';
+
+/**
+ * The families' own rate-limit headers (interface.md §8), set by the gateway from its own
+ * counters. OpenAI sends resets as durations (`20s`, `1m0s`); Anthropic as RFC 3339 times.
+ */
+export function rateLimitHeaders(standing: RateLimitStanding, format: FormatName | undefined, now: number): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (format === 'messages') {
+    const reset = new Date(standing.resetAt).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    if (standing.requestLimit !== null) {
+      headers['anthropic-ratelimit-requests-limit'] = String(standing.requestLimit);
+      headers['anthropic-ratelimit-requests-remaining'] = String(standing.requestsRemaining);
+      headers['anthropic-ratelimit-requests-reset'] = reset;
+    }
+    if (standing.tokenLimit !== null) {
+      headers['anthropic-ratelimit-tokens-limit'] = String(standing.tokenLimit);
+      headers['anthropic-ratelimit-tokens-remaining'] = String(standing.tokensRemaining);
+      headers['anthropic-ratelimit-tokens-reset'] = reset;
+    }
+    return headers;
+  }
+  const reset = openAiDuration(standing.resetAt - now);
+  if (standing.requestLimit !== null) {
+    headers['x-ratelimit-limit-requests'] = String(standing.requestLimit);
+    headers['x-ratelimit-remaining-requests'] = String(standing.requestsRemaining);
+    headers['x-ratelimit-reset-requests'] = reset;
+  }
+  if (standing.tokenLimit !== null) {
+    headers['x-ratelimit-limit-tokens'] = String(standing.tokenLimit);
+    headers['x-ratelimit-remaining-tokens'] = String(standing.tokensRemaining);
+    headers['x-ratelimit-reset-tokens'] = reset;
+  }
+  return headers;
+}
+
+/** `850ms`, `20s`, `1m0s` — the duration style of OpenAI's reset headers. */
+export function openAiDuration(milliseconds: number): string {
+  const ms = Math.max(0, Math.ceil(milliseconds));
+  if (ms < 1000) return `${ms}ms`;
+  const seconds = Math.ceil(ms / 1000);
+  return seconds < 60 ? `${seconds}s` : `${Math.floor(seconds / 60)}m${seconds % 60}s`;
+}
