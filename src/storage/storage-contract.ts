@@ -347,5 +347,32 @@ export function describeStorageContract(
         else await reopened.close();
       }
     });
+
+    it('sums the ledger rows written before running totals existed into them, and keeps adding after', async () => {
+      const database = await unmigrated();
+      let reopened: Storage | undefined;
+      try {
+        const migrator = new Migrator({ db: database.db, provider: storageMigrationProvider(database.dialect) });
+        expect((await migrator.migrateTo('0004_video_jobs')).error).toBeUndefined();
+        for (const [id, key, cost, createdAt] of [
+          ['r1', "'key_1'", 100, '2026-02-28T23:00:00.000Z'],
+          ['r2', "'key_1'", 20, '2026-03-01T01:00:00.000Z'],
+          ['r3', 'null', 5, '2026-03-01T02:00:00.000Z'],
+        ] as const) {
+          await sql`insert into usage_ledger (request_id, key_id, model, provider, upstream_model, endpoint, status,
+            input_uncached, cache_read, cache_write, output, reasoning, usage_estimated, cost_nano_usd, created_at, duration_ms, images, video_seconds)
+            values (${sql.lit(id)}, ${sql.raw(key)}, 'gpt-4o-mini', 'openai', 'gpt-4o-mini', 'chat', 200,
+            10, 0, 0, 20, 0, false, ${sql.lit(cost)}, ${sql.lit(createdAt)}, 842, 0, 0)`.execute(database.db);
+        }
+        reopened = await database.reopen();
+        await reopened.migrate();
+        expect(await reopened.ledger.spend('key_1', at('2026-03-01T12:00:00.000Z'))).toEqual({ total: 120n, month: 20n, day: 20n });
+        await reopened.ledger.append(ledgerEntry({ requestId: 'r4', keyId: 'key_1', costNanoUsd: 3n, createdAt: at('2026-03-01T12:00:00.000Z') }));
+        expect(await reopened.ledger.spend('key_1', at('2026-03-01T12:00:00.000Z'))).toEqual({ total: 123n, month: 23n, day: 23n });
+      } finally {
+        if (reopened === undefined) await database.db.destroy();
+        else await reopened.close();
+      }
+    });
   });
 }
