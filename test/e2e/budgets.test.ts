@@ -14,7 +14,7 @@ const price = { input_per_mtok: '1.00', output_per_mtok: '2.00', effective_from:
 
 beforeAll(async () => {
   upstream = await startFakeUpstream();
-  const config = defaultConfig({});
+  const config = defaultConfig({}) as { providers: Record<string, unknown>; models: unknown[] };
   gateway = await startTestGateway({
     ...config,
     videos: quickVideoSettings,

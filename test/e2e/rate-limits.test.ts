@@ -11,7 +11,7 @@ let upstream: FakeUpstream;
 
 beforeAll(async () => {
   upstream = await startFakeUpstream();
-  const config = defaultConfig({});
+  const config = defaultConfig({}) as { providers: Record<string, unknown>; models: unknown[] };
   gateway = await startTestGateway({
     ...config,
     providers: { ...config.providers, chatty: { type: 'openai', base_url: `${upstream.url}/v1` } },
