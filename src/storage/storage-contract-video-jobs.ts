@@ -93,6 +93,14 @@ export function describeVideoJobContract(current: () => Storage): void {
       expect(await store.claimDue('e', later(31), later(60), 50)).toHaveLength(12);
     });
 
+    it('claims no more than the limit, the earliest due first', async () => {
+      const store = current().videoJobs;
+      for (let index = 0; index < 5; index++) await store.insert(videoJob({ id: `video_limit_${index}`, nextPollAt: at(`2026-03-01T11:5${index}:00.000Z`) }));
+      const claimed = await store.claimDue('a', noon, later(30), 3);
+      expect(claimed.map((job) => job.id).sort()).toEqual(['video_limit_0', 'video_limit_1', 'video_limit_2']);
+      expect(await store.claimDue('b', noon, later(30), 10)).toHaveLength(2);
+    });
+
     it('applies a worker patch only for the lease holder, and never lowers progress', async () => {
       const store = current().videoJobs;
       await store.insert(videoJob());

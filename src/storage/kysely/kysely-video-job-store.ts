@@ -60,14 +60,22 @@ export class KyselyVideoJobStore implements VideoJobStore {
         jobs('next_poll_at', '<=', at),
         jobs.or([jobs('lease_owner', 'is', null), jobs('lease_expires_at', '<=', at)]),
       ]);
-    let candidates = this.db.selectFrom('video_jobs').select('id').where(due).orderBy('next_poll_at').limit(limit);
-    // Concurrent claimers pass over rows another has locked instead of waiting for them; SQLite
-    // has one writer at a time, so the single conditional UPDATE below is already exclusive.
-    if (this.codec.dialect === 'postgres') candidates = candidates.forUpdate().skipLocked();
+    const lease = { lease_owner: owner, lease_expires_at: this.codec.writeTimestamp(leaseUntil) };
+    const candidates = this.db.selectFrom('video_jobs').select('id').where(due).orderBy('next_poll_at').limit(limit);
+    if (this.codec.dialect === 'sqlite') {
+      // SQLite has one writer at a time, so a single conditional UPDATE is already exclusive.
+      const rows = await this.db.updateTable('video_jobs').set(lease).where('id', 'in', candidates).where(due).returning(videoJobColumns).execute();
+      return rows.map(videoJobFromRow);
+    }
+    // Concurrent claimers pass over rows another has locked instead of waiting for them. The
+    // locking pick is a materialised CTE, run once: inside `id IN (subquery)` the planner may
+    // re-run it per row (a nested-loop semi-join) and each run can lock further rows, claiming
+    // more than `limit`.
     const rows = await this.db
+      .with((cte) => cte('picked').materialized(), () => candidates.forUpdate().skipLocked())
       .updateTable('video_jobs')
-      .set({ lease_owner: owner, lease_expires_at: this.codec.writeTimestamp(leaseUntil) })
-      .where('id', 'in', candidates)
+      .set(lease)
+      .where('id', 'in', (jobs) => jobs.selectFrom('picked').select('picked.id'))
       .where(due)
       .returning(videoJobColumns)
       .execute();
