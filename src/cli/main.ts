@@ -13,7 +13,9 @@ Usage:
   switchyard serve [--config FILE] [--port N]      run the gateway
   switchyard sim [--port N] [--host H]             run the provider simulator alone
   switchyard keys create --name NAME [--models a,b] [--endpoints chat,messages,...]
-                         [--budget-usd X] [--rpm N] [--json]
+                         [--budget-usd X] [--daily-budget-usd X] [--monthly-budget-usd X]
+                         [--rpm N] [--tpm N] [--concurrency N] [--expires YYYY-MM-DD]
+                         [--admin] [--json]
   switchyard keys list [--json]
   switchyard keys revoke ID
   switchyard migrate                               bring the database schema up to date
@@ -35,7 +37,13 @@ export async function main(argv: readonly string[]): Promise<number> {
       models: { type: 'string' },
       endpoints: { type: 'string' },
       'budget-usd': { type: 'string' },
+      'daily-budget-usd': { type: 'string' },
+      'monthly-budget-usd': { type: 'string' },
       rpm: { type: 'string' },
+      tpm: { type: 'string' },
+      concurrency: { type: 'string' },
+      expires: { type: 'string' },
+      admin: { type: 'boolean', default: false },
       key: { type: 'string' },
       since: { type: 'string' },
       json: { type: 'boolean', default: false },

@@ -129,7 +129,7 @@ function parseStringList(value: unknown, param: string): string[] {
 function parseEndpoints(value: unknown): string[] {
   const endpoints = parseStringList(value, 'scopes.endpoints');
   for (const endpoint of endpoints) {
-    if (!isEndpointFamily(endpoint)) throw invalid('scopes.endpoints', `unknown endpoint family '${endpoint}' (allowed: ${endpointFamilies.join(', ')})`);
+    if (!isEndpointFamily(endpoint)) throw invalid('scopes.endpoints', `unknown family '${endpoint}' (allowed: ${endpointFamilies.join(', ')})`);
   }
   return [...new Set(endpoints)];
 }
