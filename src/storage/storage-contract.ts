@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { storageMigrationProvider } from './migrations/storage-migrations.js';
 import type { LedgerEntry, Storage, StorageDialect } from './ports.js';
 import { apiKey, at, hash, ledgerEntry, mediaOnly, storedResponse, totalsRow } from './storage-contract-records.js';
+import { describeKeyAdministrationContract } from './storage-contract-key-administration.js';
 import { describeVideoJobContract } from './storage-contract-video-jobs.js';
 
 /** An empty database reached through a bare Kysely, so a test can build it at an earlier schema. */
@@ -299,6 +300,7 @@ export function describeStorageContract(
     });
 
     describeVideoJobContract(() => storage);
+    describeKeyAdministrationContract(() => storage);
 
     describe('migrations', () => {
       it('can run again without changing the schema or the data', async () => {
