@@ -26,30 +26,16 @@ SWITCHYARD_LOG_FORMAT (auto, json or readable) override it. A running serve relo
 models, prices and routing from the file on SIGHUP.`;
 
 export async function main(argv: readonly string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: [...argv],
-    allowPositionals: true,
-    options: {
-      config: { type: 'string' },
-      port: { type: 'string' },
-      host: { type: 'string' },
-      name: { type: 'string' },
-      models: { type: 'string' },
-      endpoints: { type: 'string' },
-      'budget-usd': { type: 'string' },
-      'daily-budget-usd': { type: 'string' },
-      'monthly-budget-usd': { type: 'string' },
-      rpm: { type: 'string' },
-      tpm: { type: 'string' },
-      concurrency: { type: 'string' },
-      expires: { type: 'string' },
-      admin: { type: 'boolean', default: false },
-      key: { type: 'string' },
-      since: { type: 'string' },
-      json: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
+  let parsed: ReturnType<typeof parseCommandLine>;
+  try {
+    parsed = parseCommandLine(argv);
+  } catch (error) {
+    // An unknown flag or a missing value: said in one line, as any other mistake on the command line.
+    if (!(error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) throw error;
+    console.error(`switchyard: ${error.message.split('\n')[0]}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
   const [command, ...rest] = positionals;
   if (values.help || command === undefined || command === 'help') {
     console.log(usage);
@@ -94,4 +80,31 @@ function parsePort(value: string): number {
   const port = Number(value);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port: expected 0-65535, got '${value}'`);
   return port;
+}
+
+function parseCommandLine(argv: readonly string[]) {
+  return parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    options: {
+      config: { type: 'string' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      name: { type: 'string' },
+      models: { type: 'string' },
+      endpoints: { type: 'string' },
+      'budget-usd': { type: 'string' },
+      'daily-budget-usd': { type: 'string' },
+      'monthly-budget-usd': { type: 'string' },
+      rpm: { type: 'string' },
+      tpm: { type: 'string' },
+      concurrency: { type: 'string' },
+      expires: { type: 'string' },
+      admin: { type: 'boolean', default: false },
+      key: { type: 'string' },
+      since: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
 }

@@ -158,7 +158,7 @@ function parseBudget(value: unknown, param: string): bigint {
 
 function parseLimit(value: unknown, param: string): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0 || value > largestLimit) {
-    throw invalid(param, `expected a positive whole number up to ${largestLimit}, or null for no limit`);
+    throw invalid(param, `expected a positive whole number up to ${largestLimit}`);
   }
   return value;
 }
