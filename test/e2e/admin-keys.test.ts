@@ -138,6 +138,12 @@ describe('admin keys API', () => {
     const listed = await call('GET', '/admin/keys');
     expect(listed.body).toMatchObject({ object: 'list', has_more: false });
     const listedKeys = listed.body.data as Record<string, unknown>[];
+    expect(listedKeys[0]?.id).toBe(id);
+    const firstPage = await call('GET', '/admin/keys?limit=1');
+    expect(firstPage.body).toMatchObject({ first_id: id, last_id: id, has_more: true });
+    const secondPage = await call('GET', `/admin/keys?limit=100&after=${id}`);
+    expect((secondPage.body.data as Record<string, unknown>[]).map((item) => item.id)).toEqual(listedKeys.slice(1).map((item) => item.id));
+    expect(secondPage.body.has_more).toBe(false);
     expect(listedKeys.map((item) => item.id)).toContain(id);
     expect(JSON.stringify(listed.body)).not.toContain(key);
     expect(JSON.stringify(listed.body)).not.toMatch(/"hash"|previous_hash/);
@@ -371,7 +377,11 @@ describe('admin keys API refusals', () => {
       expect(answer.status).toBe(400);
       expect(errorOf(answer).param).toBe(query.split('=')[0]);
     }
-    expect((await call('GET', '/admin/keys?limit=5')).status).toBe(400);
+    for (const query of ['limit=0', 'limit=x', 'after=key_unknown', 'order=asc']) {
+      const answer = await call('GET', `/admin/keys?${query}`);
+      expect(answer.status).toBe(400);
+      expect(errorOf(answer).param).toBe(query.split('=')[0]);
+    }
   });
 
   it('answers 405 with allow for other methods', async () => {
