@@ -1,122 +1,132 @@
 import type { GatewayConfig } from '../config/config-schema.js';
+import { ModelCatalog } from '../catalog/model-catalog.js';
+import { GatewayError } from '../errors/gateway-error.js';
 import { displayPrefix, hashApiKey, mintApiKeySecret, mintKeyId } from '../keys/api-key-secret.js';
-import { endpointFamilies, isEndpointFamily } from '../keys/endpoint-family.js';
-import { parseUsdToNano } from '../catalog/pricing/decimal-usd.js';
-import { openStorage } from '../storage/open-storage.js';
-import type { ApiKeyRecord } from '../storage/ports.js';
-import { UsageError } from './main.js';
 import { apiKeyRecord } from '../keys/api-key-record.js';
+import { catalogModelNames } from '../keys/catalog-model-names.js';
+import { keyAuditEntry } from '../keys/key-audit.js';
+import { describeAdminKey, keyStatus } from '../keys/key-object.js';
+import { parseNewKeySettings } from '../keys/key-settings.js';
+import { keySettingsWire, usdOrNull } from '../keys/key-settings-wire.js';
+import { openStorage } from '../storage/open-storage.js';
+import type { ApiKeyRecord, Storage } from '../storage/ports.js';
+import { UsageError } from './main.js';
 
-interface KeysOptions {
+export interface KeysOptions {
   readonly name?: string | undefined;
   readonly models?: string | undefined;
   readonly endpoints?: string | undefined;
   readonly 'budget-usd'?: string | undefined;
+  readonly 'daily-budget-usd'?: string | undefined;
+  readonly 'monthly-budget-usd'?: string | undefined;
   readonly rpm?: string | undefined;
+  readonly tpm?: string | undefined;
+  readonly concurrency?: string | undefined;
+  readonly expires?: string | undefined;
+  readonly admin?: boolean | undefined;
   readonly json?: boolean | undefined;
 }
 
-/** `switchyard keys create|list|revoke`: the key is printed once at creation and stored only as a hash. */
+/**
+ * `switchyard keys create|list|revoke`: the key is printed once at creation and stored only as a
+ * hash. Creations and revocations are written to the audit log with no actor (the command line).
+ */
 export async function runKeysCommand(config: GatewayConfig, args: readonly string[], options: KeysOptions): Promise<number> {
   const [action, id] = args;
+  if (action !== 'create' && action !== 'list' && action !== 'revoke') throw new UsageError(`keys: expected create, list or revoke, got '${action ?? ''}'`);
+  if (action === 'revoke' && id === undefined) throw new UsageError('keys revoke needs the key id');
   const storage = await openStorage(config.database.url);
   try {
     await storage.migrate();
-    if (action === 'create') {
-      const { record, secret } = buildKey(config, options);
-      await storage.keys.insert(record);
-      if (options.json) console.log(JSON.stringify({ id: record.id, key: secret, name: record.name, scopes: record.scopes }));
-      else console.log(`created key ${record.id} (${record.name})\n\n  ${secret}\n\nStore it now: it is not shown again.`);
-      return 0;
+    if (action === 'create') return await createKey(config, storage, options);
+    if (action === 'list') return await listKeys(storage, options);
+    const now = new Date();
+    if (!(await storage.keys.revoke(id as string, now))) {
+      console.error(`switchyard: no active key with id ${id}`);
+      return 1;
     }
-    if (action === 'list') {
-      const keys = await storage.keys.list();
-      if (options.json) console.log(JSON.stringify(keys.map(describeKey)));
-      else for (const key of keys) console.log(formatKeyLine(key));
-      return 0;
-    }
-    if (action === 'revoke') {
-      if (id === undefined) throw new UsageError('keys revoke needs the key id');
-      const revoked = await storage.keys.revoke(id, new Date());
-      if (!revoked) {
-        console.error(`switchyard: no active key with id ${id}`);
-        return 1;
-      }
-      console.log(`revoked ${id}`);
-      return 0;
-    }
-    throw new UsageError(`keys: expected create, list or revoke, got '${action ?? ''}'`);
+    await storage.audit.append(keyAuditEntry('key.revoke', null, id as string, {}, now));
+    console.log(`revoked ${id}`);
+    return 0;
   } finally {
     await storage.close();
   }
 }
 
-function buildKey(config: GatewayConfig, options: KeysOptions): { record: ApiKeyRecord; secret: string } {
-  if (!options.name) throw new UsageError('keys create needs --name NAME');
-  const models = splitList(options.models);
-  const known = new Set(config.models.flatMap((model) => [model.id, ...model.aliases]));
-  for (const model of models ?? []) {
-    if (!known.has(model)) throw new UsageError(`--models: unknown model '${model}' (configured: ${[...known].join(', ') || 'none'})`);
-  }
-  const endpoints = splitList(options.endpoints);
-  for (const endpoint of endpoints ?? []) {
-    if (!isEndpointFamily(endpoint)) throw new UsageError(`--endpoints: unknown family '${endpoint}' (allowed: ${endpointFamilies.join(', ')})`);
-  }
+async function createKey(config: GatewayConfig, storage: Storage, options: KeysOptions): Promise<number> {
+  const now = new Date();
+  const settings = withFlagNames(() => parseNewKeySettings(settingsBody(options), catalogModelNames(new ModelCatalog(config)), now));
   const secret = mintApiKeySecret();
-  const record = apiKeyRecord({
-    id: mintKeyId(),
-    name: options.name,
-    prefix: displayPrefix(secret),
-    hash: hashApiKey(secret),
-    scopes: { endpoints, models: models === null ? null : canonicalModelIds(config, models) },
-    budgetNanoUsd: options['budget-usd'] === undefined ? null : parseBudget(options['budget-usd']),
-    rpm: options.rpm === undefined ? null : parsePositiveInteger('--rpm', options.rpm),
-    createdAt: new Date(),
-  });
-  return { record, secret };
+  const record = apiKeyRecord({ ...settings, id: mintKeyId(), prefix: displayPrefix(secret), hash: hashApiKey(secret), createdAt: now });
+  await storage.keys.insert(record);
+  await storage.audit.append(keyAuditEntry('key.create', null, record.id, keySettingsWire(settings), now));
+  if (options.json) console.log(JSON.stringify({ id: record.id, key: secret, ...keySettingsWire(settings) }));
+  else console.log(`created ${record.admin ? 'admin ' : ''}key ${record.id} (${record.name})\n\n  ${secret}\n\nStore it now: it is not shown again.`);
+  return 0;
 }
 
-/** Scopes hold public ids, so an alias given on the command line allows its model. */
-function canonicalModelIds(config: GatewayConfig, names: readonly string[]): string[] {
-  return [...new Set(names.map((name) => config.models.find((model) => model.id === name || model.aliases.includes(name))?.id ?? name))];
+async function listKeys(storage: Storage, options: KeysOptions): Promise<number> {
+  const keys = await storage.keys.list();
+  const now = new Date();
+  if (options.json) console.log(JSON.stringify(await Promise.all(keys.map((key) => describeAdminKey(storage, key, now)))));
+  else for (const key of keys) console.log(formatKeyLine(key, now));
+  return 0;
 }
 
-function parseBudget(value: string): bigint {
+/** The flags as the admin API's creation body, so both are checked by the same parser. */
+function settingsBody(options: KeysOptions): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  if (options.name !== undefined) body.name = options.name;
+  if (options.admin) body.admin = true;
+  const scopes: Record<string, unknown> = {};
+  if (options.models !== undefined) scopes.models = splitList(options.models);
+  if (options.endpoints !== undefined) scopes.endpoints = splitList(options.endpoints);
+  if (Object.keys(scopes).length > 0) body.scopes = scopes;
+  for (const flag of ['budget-usd', 'daily-budget-usd', 'monthly-budget-usd'] as const) {
+    if (options[flag] !== undefined) body[flag.replaceAll('-', '_')] = options[flag];
+  }
+  for (const flag of ['rpm', 'tpm', 'concurrency'] as const) {
+    const value = options[flag];
+    // Left as text when not a whole number, so the parser refuses it with its own message.
+    if (value !== undefined) body[flag] = /^\d+$/.test(value) ? Number(value) : value;
+  }
+  if (options.expires !== undefined) {
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(options.expires)) throw new UsageError(`--expires: expected a date YYYY-MM-DD, got '${options.expires}'`);
+    body.expires_at = options.expires;
+  }
+  return body;
+}
+
+const flagOfParam: Readonly<Record<string, string>> = { 'scopes.models': '--models', 'scopes.endpoints': '--endpoints', scopes: '--models/--endpoints', expires_at: '--expires' };
+
+/** A refused setting, reported under the flag that gave it. */
+function withFlagNames<Result>(parse: () => Result): Result {
   try {
-    return parseUsdToNano(value);
-  } catch {
-    throw new UsageError(`--budget-usd: expected a decimal amount such as 25 or 12.50, got '${value}'`);
+    return parse();
+  } catch (error) {
+    if (!(error instanceof GatewayError) || error.param === undefined) throw error;
+    const flag = flagOfParam[error.param] ?? `--${error.param.replaceAll('_', '-')}`;
+    const detail = error.message.replace(/^Invalid value for '[^']*': /, '').replace(/\.$/, '');
+    throw new UsageError(`${flag}: ${detail}`);
   }
 }
 
-function parsePositiveInteger(flag: string, value: string): number {
-  const number = Number(value);
-  if (!Number.isInteger(number) || number <= 0) throw new UsageError(`${flag}: expected a positive whole number, got '${value}'`);
-  return number;
-}
-
-function splitList(value: string | undefined): string[] | null {
-  if (value === undefined) return null;
+function splitList(value: string): string[] {
   return value.split(',').map((item) => item.trim()).filter((item) => item.length > 0);
 }
 
-function describeKey(key: ApiKeyRecord): Record<string, unknown> {
-  return {
-    id: key.id,
-    name: key.name,
-    prefix: key.prefix,
-    scopes: key.scopes,
-    budget_usd: key.budgetNanoUsd === null ? null : nanoToDecimal(key.budgetNanoUsd),
-    rpm: key.rpm,
-    created_at: key.createdAt.toISOString(),
-    revoked_at: key.revokedAt?.toISOString() ?? null,
-  };
-}
-
-function formatKeyLine(key: ApiKeyRecord): string {
-  const state = key.revokedAt === null ? 'active' : `revoked ${key.revokedAt.toISOString()}`;
-  const scopes = `endpoints=${key.scopes.endpoints?.join(',') ?? 'all'} models=${key.scopes.models?.join(',') ?? 'all'}`;
-  return `${key.id}  ${key.prefix}…  ${key.name}  ${state}  ${scopes}`;
+function formatKeyLine(key: ApiKeyRecord, now: Date): string {
+  const status = keyStatus(key, now);
+  const state = status === 'revoked' ? `revoked ${key.revokedAt?.toISOString()}` : status;
+  const parts = [key.id, `${key.prefix}…`, key.name, key.admin ? `${state} admin` : state];
+  if (!key.admin) parts.push(`endpoints=${key.scopes.endpoints?.join(',') ?? 'all'} models=${key.scopes.models?.join(',') ?? 'all'}`);
+  const limits = [['rpm', key.rpm], ['tpm', key.tpm], ['concurrency', key.concurrency]] as const;
+  for (const [name, value] of limits) if (value !== null) parts.push(`${name}=${value}`);
+  const budgets = [['budget_usd', key.budgetNanoUsd], ['daily_budget_usd', key.dailyBudgetNanoUsd], ['monthly_budget_usd', key.monthlyBudgetNanoUsd]] as const;
+  for (const [name, value] of budgets) if (value !== null) parts.push(`${name}=${usdOrNull(value)}`);
+  if (key.expiresAt !== null) parts.push(`expires=${key.expiresAt.toISOString()}`);
+  parts.push(`last_used=${key.lastUsedAt?.toISOString() ?? 'never'}`);
+  return parts.join('  ');
 }
 
 export function nanoToDecimal(nano: bigint): string {

@@ -13,7 +13,9 @@ Usage:
   switchyard serve [--config FILE] [--port N]      run the gateway
   switchyard sim [--port N] [--host H]             run the provider simulator alone
   switchyard keys create --name NAME [--models a,b] [--endpoints chat,messages,...]
-                         [--budget-usd X] [--rpm N] [--json]
+                         [--budget-usd X] [--daily-budget-usd X] [--monthly-budget-usd X]
+                         [--rpm N] [--tpm N] [--concurrency N] [--expires YYYY-MM-DD]
+                         [--admin] [--json]
   switchyard keys list [--json]
   switchyard keys revoke ID
   switchyard migrate                               bring the database schema up to date
@@ -24,24 +26,16 @@ SWITCHYARD_LOG_FORMAT (auto, json or readable) override it. A running serve relo
 models, prices and routing from the file on SIGHUP.`;
 
 export async function main(argv: readonly string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: [...argv],
-    allowPositionals: true,
-    options: {
-      config: { type: 'string' },
-      port: { type: 'string' },
-      host: { type: 'string' },
-      name: { type: 'string' },
-      models: { type: 'string' },
-      endpoints: { type: 'string' },
-      'budget-usd': { type: 'string' },
-      rpm: { type: 'string' },
-      key: { type: 'string' },
-      since: { type: 'string' },
-      json: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
+  let parsed: ReturnType<typeof parseCommandLine>;
+  try {
+    parsed = parseCommandLine(argv);
+  } catch (error) {
+    // An unknown flag or a missing value: said in one line, as any other mistake on the command line.
+    if (!(error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) throw error;
+    console.error(`switchyard: ${error.message.split('\n')[0]}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
   const [command, ...rest] = positionals;
   if (values.help || command === undefined || command === 'help') {
     console.log(usage);
@@ -86,4 +80,31 @@ function parsePort(value: string): number {
   const port = Number(value);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port: expected 0-65535, got '${value}'`);
   return port;
+}
+
+function parseCommandLine(argv: readonly string[]) {
+  return parseArgs({
+    args: [...argv],
+    allowPositionals: true,
+    options: {
+      config: { type: 'string' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      name: { type: 'string' },
+      models: { type: 'string' },
+      endpoints: { type: 'string' },
+      'budget-usd': { type: 'string' },
+      'daily-budget-usd': { type: 'string' },
+      'monthly-budget-usd': { type: 'string' },
+      rpm: { type: 'string' },
+      tpm: { type: 'string' },
+      concurrency: { type: 'string' },
+      expires: { type: 'string' },
+      admin: { type: 'boolean', default: false },
+      key: { type: 'string' },
+      since: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
 }

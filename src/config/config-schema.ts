@@ -121,6 +121,13 @@ export const configSchema = z
       })
       .strict()
       .default({ attempts_per_route: 2, backoff_ms: 100, timeout_ms: 60_000 }),
+    keys: z
+      .object({
+        /** How long a rotated key's previous secret keeps working when the rotation does not say. */
+        rotation_grace_seconds: numeric(z.number().int().min(0)).default(86_400),
+      })
+      .strict()
+      .default({ rotation_grace_seconds: 86_400 }),
     log: z
       .object({
         level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

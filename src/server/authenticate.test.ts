@@ -153,3 +153,30 @@ describe('Authenticator with a fixed mode', () => {
     expect(store.existenceQueries).toBe(0);
   });
 });
+
+describe('Authenticator and key use', () => {
+  it('notes one use per call with a valid key, none for keyless or refused calls', async () => {
+    const store = new CountingKeyStore();
+    const uses: string[] = [];
+    const authenticator = new Authenticator(new ApiKeyVerifier(store), store, 'always', { record: (id) => uses.push(id) });
+    const secret = mintApiKeySecret();
+    await store.insert(keyRecord(secret, 'key_used'));
+    await authenticator.authenticate(bearer(secret));
+    await authenticator.authenticate(new Headers({ 'x-api-key': secret }));
+    await authenticator.authenticate(bearer());
+    await refusal(authenticator.authenticate(bearer(mintApiKeySecret())));
+    expect(uses).toEqual(['key_used', 'key_used']);
+  });
+
+  it('forgets cached lookups on demand, so a change made here holds from the next call', async () => {
+    const { store, authenticator } = setUp('never');
+    const secret = mintApiKeySecret();
+    await store.insert(keyRecord(secret));
+    expect((await authenticator.authenticate(bearer(secret)))?.id).toBe('key_1');
+    await store.revoke('key_1', new Date());
+    // Still cached: another process's change would take up to the cache's lifetime.
+    expect((await authenticator.authenticate(bearer(secret)))?.id).toBe('key_1');
+    authenticator.forgetCachedKeys();
+    expect(await refusal(authenticator.authenticate(bearer(secret)))).toBe('invalid_api_key');
+  });
+});

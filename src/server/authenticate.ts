@@ -1,6 +1,7 @@
 import { GatewayError } from '../errors/gateway-error.js';
 import { apiKeyPrefix } from '../keys/api-key-secret.js';
 import type { ApiKeyVerifier } from '../keys/api-key-verifier.js';
+import type { KeyUseRecorder } from '../keys/key-use-recorder.js';
 import type { ApiKeyRecord, ApiKeyStore } from '../storage/ports.js';
 import type { HeaderSource } from './request-headers.js';
 
@@ -36,6 +37,7 @@ export class Authenticator {
     private readonly verifier: ApiKeyVerifier,
     private readonly store: ApiKeyStore,
     private readonly openAccess: OpenAccessMode,
+    private readonly uses?: Pick<KeyUseRecorder, 'record'>,
   ) {}
 
   /** The caller's key record; undefined for an anonymous call that open access allows. */
@@ -49,11 +51,17 @@ export class Authenticator {
     const record = await this.verifier.verify(secret);
     if (record !== undefined) {
       this.keysExist = true;
+      this.uses?.record(record.id);
       return record;
     }
     // Placeholders ride along only in `auto`: `always` promises that a presented key is checked.
     if (anonymousAllowed && this.openAccess === 'auto' && !secret.startsWith(apiKeyPrefix) && (await this.allowsAnonymous())) return undefined;
     throw new GatewayError('invalid_api_key', 'Invalid API key.');
+  }
+
+  /** Forgets cached key lookups, so a change this process just made to a key holds from the next call. */
+  forgetCachedKeys(): void {
+    this.verifier.invalidate();
   }
 
   async openAccessState(): Promise<OpenAccessState> {

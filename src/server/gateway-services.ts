@@ -5,6 +5,7 @@ import type { ContentStore } from '../media/content-store/content-store.js';
 import type { ImageContentPublisher } from '../media/images/image-content-publisher.js';
 import type { VideoWorker } from '../media/videos/video-worker.js';
 import type { KeyLimits } from '../limits/key-limits.js';
+import type { KeyUseRecorder } from '../keys/key-use-recorder.js';
 import type { LedgerWriter } from '../metering/ledger-writer.js';
 import type { Storage } from '../storage/ports.js';
 import type { Authenticator } from './authenticate.js';
@@ -20,6 +21,8 @@ export interface GatewayServices {
   readonly catalog: LiveCatalog;
   readonly storage: Storage;
   readonly authenticator: Authenticator;
+  /** When each key was last used, written off the request path. */
+  readonly keyUses: KeyUseRecorder;
   readonly ledger: LedgerWriter;
   readonly limits: KeyLimits;
   readonly logger: Logger;

@@ -8,6 +8,7 @@ import path from 'node:path';
 import type { GatewayConfig } from '../config/config-schema.js';
 import { builtinSimulatorUrl } from '../config/default-config.js';
 import { ApiKeyVerifier } from '../keys/api-key-verifier.js';
+import { KeyUseRecorder } from '../keys/key-use-recorder.js';
 import { createLogger, type Logger } from '../logging/logger.js';
 import { ContentSweeper } from '../media/content-store/content-sweeper.js';
 import { LocalDirectoryContentStore } from '../media/content-store/local-directory-content-store.js';
@@ -69,6 +70,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   };
   const catalog = new LiveCatalog(await catalogSnapshot(config, await simulatorUrlFor(config)));
   const verifier = new ApiKeyVerifier(storage.keys);
+  const keyUses = new KeyUseRecorder(storage.keys, logger);
   const ledger = new LedgerWriter(storage.ledger, logger);
   const budgets = new MemoryBudgetMeter((keyId, at) => storage.ledger.spend(keyId, at));
   ledger.onRecord((entry) => budgets.settle(entry));
@@ -94,13 +96,15 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     ledger,
     limits: new KeyLimits(new MemoryKeyRateLimiter(), budgets),
     logger,
-    authenticator: new Authenticator(verifier, storage.keys, openAccessMode(config)),
+    authenticator: new Authenticator(verifier, storage.keys, openAccessMode(config), keyUses),
+    keyUses,
     contentStore,
     imageContent: new ImageContentPublisher(contentStore, signer, config.content.url_ttl_seconds),
     videos: { owner: videoWorker.owner, worker: videoWorker },
   };
   const server = await listen(createServer(createRequestListener(services)), config.server.host, config.server.port);
   videoWorker.start();
+  keyUses.start();
   const sweeper = new ContentSweeper(
     contentStore,
     { intervalSeconds: config.content.sweep_interval_seconds, ...(config.content.max_bytes === undefined ? {} : { maxBytes: config.content.max_bytes }) },
@@ -126,7 +130,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
         server.close(() => resolve());
         server.closeAllConnections();
       });
-      await ledger.close();
+      await Promise.all([ledger.close(), keyUses.close()]);
       await simulator?.then((running) => running.close());
       if (options.storage === undefined) await storage.close();
       await closeUpstreamPools().catch(() => undefined);

@@ -4,6 +4,7 @@ import { storageMigrationProvider } from './migrations/storage-migrations.js';
 import type { LedgerEntry, Storage, StorageDialect } from './ports.js';
 import { apiKey, at, hash, ledgerEntry, mediaOnly, storedResponse, totalsRow } from './storage-contract-records.js';
 import { describeSpendContract } from './storage-contract-spend.js';
+import { describeKeyAdministrationContract } from './storage-contract-key-administration.js';
 import { describeVideoJobContract } from './storage-contract-video-jobs.js';
 
 /** An empty database reached through a bare Kysely, so a test can build it at an earlier schema. */
@@ -301,6 +302,7 @@ export function describeStorageContract(
 
     describeVideoJobContract(() => storage);
     describeSpendContract(() => storage);
+    describeKeyAdministrationContract(() => storage);
 
     describe('migrations', () => {
       it('can run again without changing the schema or the data', async () => {
