@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { storageMigrationProvider } from './migrations/storage-migrations.js';
 import type { LedgerEntry, Storage, StorageDialect } from './ports.js';
 import { apiKey, at, hash, ledgerEntry, mediaOnly, storedResponse, totalsRow } from './storage-contract-records.js';
+import { describeLedgerReadsContract } from './storage-contract-ledger-reads.js';
 import { describeVideoJobContract } from './storage-contract-video-jobs.js';
 
 /** An empty database reached through a bare Kysely, so a test can build it at an earlier schema. */
@@ -297,6 +298,8 @@ export function describeStorageContract(
         expect(await storage.settings.get('raced')).toBe(kept[0]);
       });
     });
+
+    describeLedgerReadsContract(() => storage);
 
     describeVideoJobContract(() => storage);
 
