@@ -1,9 +1,9 @@
 import type { Hono } from 'hono';
 import type { GatewayEnvironment } from '../exchange.js';
 import type { GatewayServices } from '../gateway-services.js';
+import { registerAdminReadRoutes } from './admin-read-routes.js';
 
 /** Every `/admin` endpoint (interface.md §10); each handler starts with `adminCaller`. */
 export function registerAdminRoutes(app: Hono<GatewayEnvironment>, services: GatewayServices): void {
-  void app;
-  void services;
+  registerAdminReadRoutes(app, services);
 }
