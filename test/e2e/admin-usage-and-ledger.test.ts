@@ -83,6 +83,12 @@ function groupedBy(records: readonly LedgerRecord[], key: (record: LedgerRecord)
   return groups;
 }
 
+async function until(condition: () => boolean): Promise<boolean> {
+  const deadline = Date.now() + 5_000;
+  while (!condition() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+  return condition();
+}
+
 beforeAll(async () => {
   gateway = await startTestGateway({
     ...defaultConfig({}),
@@ -275,7 +281,21 @@ describe('recent calls', () => {
       if (next?.done) break;
       if (next?.value !== undefined) text += next.value;
     }
+    // Once the client has gone, the process stops reading the ledger for it.
+    const ledger = gateway.services.storage.ledger;
+    const entries = ledger.entries.bind(ledger);
+    let reads = 0;
+    ledger.entries = (filter) => {
+      reads += 1;
+      return entries(filter);
+    };
+    expect(await until(() => reads > 0)).toBe(true);
     aborter.abort();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const readsAfterLeaving = reads;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    ledger.entries = entries;
+    expect(reads).toBe(readsAfterLeaving);
     expect(text.startsWith(': connected')).toBe(true);
     const events = text.split('\n\n').filter((block) => block.startsWith('id: ')).map((block) => JSON.parse(block.split('\ndata: ')[1]!) as LedgerRecord);
     // Only what was written after connecting: nothing already in the ledger is replayed.
