@@ -196,7 +196,12 @@ describe('usage', () => {
     const today = new Date().toISOString().slice(0, 10);
     const todays = await adminJson<{ data: Record<string, unknown>[] }>(`/admin/usage?group_by=day&since=${today}`);
     expect(todays.data.map((group) => group['day'])).toEqual([...new Set(records.map((record) => record.created_at.slice(0, 10)))].filter((day) => day >= today));
-    expect((await adminJson<{ data: unknown[] }>('/admin/usage?group_by=model&since=2000-01-01&until=2000-02-01')).data).toEqual([]);
+    expect(await adminJson<{ data: unknown[] }>('/admin/usage?group_by=model&since=2000-01-01T10:00:00Z&until=2000-02-01T00:00:01Z')).toMatchObject({
+      since: '2000-01-01T00:00:00.000Z',
+      until: '2000-02-02T00:00:00.000Z',
+      data: [],
+    });
+    expect(await adminJson<{ since: null; until: null }>('/admin/usage?group_by=model')).toMatchObject({ since: null, until: null });
   });
 });
 

@@ -8,6 +8,8 @@ import { jsonAnswer } from '../videos/video-caller.js';
 import { adminCaller } from './admin-caller.js';
 import { adminQuery, assertOrderedRange, queryTime } from './admin-query.js';
 
+const dayMs = 86_400_000;
+
 const usageQuerySchema = z.object({
   group_by: z.enum(['key', 'model', 'day']).default('day'),
   since: queryTime.optional(),
@@ -53,7 +55,17 @@ export async function handleUsage(context: GatewayContext, services: GatewayServ
       ...(query.until === undefined ? {} : { until: query.until }),
       ...(query.key === undefined ? {} : { keyId: query.key }),
     });
-    return jsonAnswer({ object: 'list', group_by: query.group_by, data: groups.map((group) => usageGroupObject(query.group_by, group)) }, requestId);
+    return jsonAnswer(
+      {
+        object: 'list',
+        group_by: query.group_by,
+        // The range the daily rows answered for: whole UTC days around what was asked.
+        since: query.since === undefined ? null : new Date(Math.floor(query.since.getTime() / dayMs) * dayMs).toISOString(),
+        until: query.until === undefined ? null : new Date(Math.ceil(query.until.getTime() / dayMs) * dayMs).toISOString(),
+        data: groups.map((group) => usageGroupObject(query.group_by, group)),
+      },
+      requestId,
+    );
   } catch (error) {
     return errorResponse(error, requestId);
   }
