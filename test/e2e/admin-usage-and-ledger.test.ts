@@ -267,6 +267,8 @@ describe('recent calls', () => {
     expect(seen).toEqual([...records].reverse());
     const firstPage = await adminJson<{ data: LedgerRecord[]; has_more: boolean }>(`/admin/requests?limit=500`);
     expect(firstPage).toMatchObject({ has_more: false, data: [...records].reverse() });
+    const ofAdmin = await adminJson<{ data: LedgerRecord[]; has_more: boolean; next_before: null }>(`/admin/requests?key=${admin.id}`);
+    expect(ofAdmin).toMatchObject({ has_more: false, next_before: null, data: records.filter((record) => record.key_id === admin.id) });
   });
 
   it('streams a call made after the client connected as a server-sent event', async () => {
