@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, configFilePath, loadConfig } from '../config/load-config.js';
 import { processEnvironment } from '../config/process-environment.js';
 import { runKeysCommand } from './keys-command.js';
+import { runLedgerCommand } from './ledger-command.js';
 import { runServeCommand } from './serve-command.js';
 import { runSimCommand } from './sim-command.js';
 import { runMigrateCommand } from './migrate-command.js';
@@ -20,6 +21,8 @@ Usage:
   switchyard keys revoke ID
   switchyard migrate                               bring the database schema up to date
   switchyard usage [--key ID] [--since YYYY-MM-DD] [--json]
+  switchyard ledger export [--since DATE] [--until DATE] [--key ID] [--model M] [--format csv|jsonl]
+                                                   every ledger entry, oldest first, to stdout
 
 Every command takes --config FILE (or SWITCHYARD_CONFIG); DATABASE_URL, REDIS_URL, PORT and
 SWITCHYARD_LOG_FORMAT (auto, json or readable) override it. A running serve reloads providers,
@@ -58,6 +61,8 @@ export async function main(argv: readonly string[]): Promise<number> {
         return await runKeysCommand(loadConfig(loadOptions), rest, values);
       case 'usage':
         return await runUsageCommand(loadConfig(loadOptions), values);
+      case 'ledger':
+        return await runLedgerCommand(loadConfig(loadOptions), rest, values);
       default:
         console.error(`unknown command '${command}'\n\n${usage}`);
         return 1;
@@ -103,6 +108,9 @@ function parseCommandLine(argv: readonly string[]) {
       admin: { type: 'boolean', default: false },
       key: { type: 'string' },
       since: { type: 'string' },
+      until: { type: 'string' },
+      model: { type: 'string' },
+      format: { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },

@@ -89,6 +89,20 @@ const videosSchema = z
   .strict()
   .default({ concurrency: 8, lease_seconds: 30, claim_interval_ms: 1000, poll_interval_ms: 2000, max_poll_interval_ms: 30_000, deadline_seconds: 3600, expected_render_seconds: 90 });
 
+/** The admin API's live view of new calls (`/admin/requests/stream`). */
+const adminSchema = z
+  .object({
+    /** How often this process reads the ledger for new entries while any stream is open (one reader for all of them). */
+    stream_poll_interval_ms: numeric(z.number().int().min(10)).default(1000),
+    /**
+     * How far back each read looks: an entry is timed from its call's start but written at its
+     * end, so a call that lasted longer than this never shows in the stream (it is in the ledger).
+     */
+    stream_lookback_seconds: numeric(z.number().int().min(1).max(3600)).default(300),
+  })
+  .strict()
+  .default({ stream_poll_interval_ms: 1000, stream_lookback_seconds: 300 });
+
 export const configSchema = z
   .object({
     server: z
@@ -112,6 +126,7 @@ export const configSchema = z
     redis: z.object({ url: z.string().min(1) }).strict().optional(),
     content: contentSchema,
     videos: videosSchema,
+    admin: adminSchema,
     routing: z
       .object({
         /** Attempts per route on a retryable failure before falling back to the next route. */

@@ -5,6 +5,7 @@ import type { LedgerEntry, Storage, StorageDialect } from './ports.js';
 import { apiKey, at, hash, ledgerEntry, mediaOnly, storedResponse, totalsRow } from './storage-contract-records.js';
 import { describeSpendContract } from './storage-contract-spend.js';
 import { describeKeyAdministrationContract } from './storage-contract-key-administration.js';
+import { describeLedgerReadsContract } from './storage-contract-ledger-reads.js';
 import { describeVideoJobContract } from './storage-contract-video-jobs.js';
 
 /** An empty database reached through a bare Kysely, so a test can build it at an earlier schema. */
@@ -299,6 +300,8 @@ export function describeStorageContract(
         expect(await storage.settings.get('raced')).toBe(kept[0]);
       });
     });
+
+    describeLedgerReadsContract(() => storage);
 
     describeVideoJobContract(() => storage);
     describeSpendContract(() => storage);

@@ -55,37 +55,47 @@ export async function handleVideoContent(context: GatewayContext, services: Gate
   try {
     const key = await videoCaller(context, services);
     const job = await visibleVideoJob(services, context.req.param('id') ?? '', key);
-    const variant = variantOf(context.req.query('variant'));
-    const contentKey = contentKeyOf(job, variant, new Date());
-    const whole = await services.contentStore.get(contentKey);
-    if (whole === undefined) throw new GatewayError('video_expired', `The content of the video job '${job.id}' is no longer kept.`);
-    const etag = `"${job.id}-${variant}-${whole.size}"`;
-    const headers: Record<string, string> = { etag, 'accept-ranges': 'bytes', 'cache-control': 'private, max-age=3600', 'x-request-id': requestId };
-    if (matchesTag(context.req.header('if-none-match'), etag)) {
-      await discard(whole);
-      return new Response(null, { status: 304, headers });
-    }
-    headers['content-type'] = whole.contentType;
-    const range = parseByteRange(context.req.header('range'), whole.size);
-    if (range.kind === 'unsatisfiable') {
-      await discard(whole);
-      headers['content-range'] = `bytes */${whole.size}`;
-      return new Response(null, { status: 416, headers });
-    }
-    const isHead = context.req.method === 'HEAD';
-    if (range.kind === 'whole') {
-      headers['content-length'] = String(whole.size);
-      if (isHead) await discard(whole);
-      return new Response(isHead ? null : streamed(whole), { status: 200, headers });
-    }
-    await discard(whole);
-    headers['content-range'] = `bytes ${range.start}-${range.end}/${whole.size}`;
-    headers['content-length'] = String(range.end - range.start + 1);
-    if (isHead) return new Response(null, { status: 206, headers });
-    const part = await services.contentStore.get(contentKey, { start: range.start, end: range.end });
-    if (part === undefined) throw new GatewayError('video_expired', `The content of the video job '${job.id}' is no longer kept.`);
-    return new Response(streamed(part), { status: 206, headers });
+    return await videoContentAnswer(context, services, job);
   } catch (error) {
     return errorResponse(error, requestId);
   }
+}
+
+/**
+ * The content of a job the caller may see, as `GET …/content` answers it (the `variant` query,
+ * `Range`, `If-None-Match`, HEAD); throws GatewayErrors for the caller to answer. Shared by the
+ * client's endpoint and the administrators'.
+ */
+export async function videoContentAnswer(context: GatewayContext, services: GatewayServices, job: VideoJobRecord): Promise<Response> {
+  const requestId = context.get('requestId');
+  const variant = variantOf(context.req.query('variant'));
+  const contentKey = contentKeyOf(job, variant, new Date());
+  const whole = await services.contentStore.get(contentKey);
+  if (whole === undefined) throw new GatewayError('video_expired', `The content of the video job '${job.id}' is no longer kept.`);
+  const etag = `"${job.id}-${variant}-${whole.size}"`;
+  const headers: Record<string, string> = { etag, 'accept-ranges': 'bytes', 'cache-control': 'private, max-age=3600', 'x-request-id': requestId };
+  if (matchesTag(context.req.header('if-none-match'), etag)) {
+    await discard(whole);
+    return new Response(null, { status: 304, headers });
+  }
+  headers['content-type'] = whole.contentType;
+  const range = parseByteRange(context.req.header('range'), whole.size);
+  if (range.kind === 'unsatisfiable') {
+    await discard(whole);
+    headers['content-range'] = `bytes */${whole.size}`;
+    return new Response(null, { status: 416, headers });
+  }
+  const isHead = context.req.method === 'HEAD';
+  if (range.kind === 'whole') {
+    headers['content-length'] = String(whole.size);
+    if (isHead) await discard(whole);
+    return new Response(isHead ? null : streamed(whole), { status: 200, headers });
+  }
+  await discard(whole);
+  headers['content-range'] = `bytes ${range.start}-${range.end}/${whole.size}`;
+  headers['content-length'] = String(range.end - range.start + 1);
+  if (isHead) return new Response(null, { status: 206, headers });
+  const part = await services.contentStore.get(contentKey, { start: range.start, end: range.end });
+  if (part === undefined) throw new GatewayError('video_expired', `The content of the video job '${job.id}' is no longer kept.`);
+  return new Response(streamed(part), { status: 206, headers });
 }

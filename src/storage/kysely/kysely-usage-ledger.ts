@@ -18,7 +18,11 @@ import { appendLedgerEntries } from './append-ledger-entries.js';
 import { spendPeriods } from '../ledger-increments.js';
 import type { SqlValueCodec } from './sql-value-codec.js';
 import { readBigInt, readDate, readNumber } from './sql-values.js';
+import { ledgerEntryColumns, ledgerEntryFromRow } from './ledger-entry-columns.js';
+import { readSeries, readUsage } from './rollup-reads.js';
 
+/** Entries read per statement by `entries`. */
+const entriesPageSize = 1_000;
 
 export class KyselyUsageLedger implements UsageLedger {
   constructor(
@@ -36,55 +40,12 @@ export class KyselyUsageLedger implements UsageLedger {
   }
 
   async list(filter: LedgerListFilter = {}): Promise<LedgerEntry[]> {
-    let query = this.db
-      .selectFrom('usage_ledger')
-      .select([
-        'request_id',
-        'key_id',
-        'model',
-        'provider',
-        'upstream_model',
-        'endpoint',
-        'status',
-        'input_uncached',
-        'cache_read',
-        'cache_write',
-        'output',
-        'reasoning',
-        'images',
-        'video_seconds',
-        'usage_estimated',
-        // Read as text: better-sqlite3 would otherwise return a float for values above 2^53.
-        sql<string>`cast(${sql.ref('cost_nano_usd')} as text)`.as('cost_nano_usd'),
-        'created_at',
-        'duration_ms',
-      ])
-      .orderBy('created_at', 'desc')
-      .orderBy('request_id', 'desc');
+    let query = this.db.selectFrom('usage_ledger').select(ledgerEntryColumns).orderBy('created_at', 'desc').orderBy('request_id', 'desc');
     if (filter.keyId !== undefined) query = query.where('key_id', '=', filter.keyId);
     if (filter.since !== undefined) query = query.where('created_at', '>=', this.codec.writeTimestamp(filter.since));
     if (filter.limit !== undefined) query = query.limit(filter.limit);
     const rows = await query.execute();
-    return rows.map((row) => ({
-      requestId: row.request_id,
-      keyId: row.key_id,
-      model: row.model,
-      provider: row.provider,
-      upstreamModel: row.upstream_model,
-      endpoint: row.endpoint,
-      status: readNumber(row.status),
-      inputUncached: readNumber(row.input_uncached),
-      cacheRead: readNumber(row.cache_read),
-      cacheWrite: readNumber(row.cache_write),
-      output: readNumber(row.output),
-      reasoning: readNumber(row.reasoning),
-      images: readNumber(row.images),
-      videoSeconds: readNumber(row.video_seconds),
-      usageEstimated: this.codec.readBoolean(row.usage_estimated),
-      costNanoUsd: readBigInt(row.cost_nano_usd),
-      createdAt: readDate(row.created_at),
-      durationMs: readNumber(row.duration_ms),
-    }));
+    return rows.map((row) => ledgerEntryFromRow(row, this.codec));
   }
 
   async totals(filter: LedgerTotalsFilter = {}): Promise<LedgerTotals[]> {
@@ -151,19 +112,57 @@ export class KyselyUsageLedger implements UsageLedger {
     return { total: total(periods.all), month: total(periods.month), day: total(periods.day) };
   }
 
-  usage(_query: UsageQuery): Promise<UsageGroup[]> {
-    throw new Error('not implemented yet');
+  usage(query: UsageQuery): Promise<UsageGroup[]> {
+    return readUsage(this.db, this.codec, query);
   }
 
-  series(_query: SeriesQuery): Promise<SeriesPoint[]> {
-    throw new Error('not implemented yet');
+  series(query: SeriesQuery): Promise<SeriesPoint[]> {
+    return readSeries(this.db, this.codec, query);
   }
 
-  recent(_query: { readonly limit: number; readonly before?: LedgerCursor; readonly keyId?: string }): Promise<LedgerEntry[]> {
-    throw new Error('not implemented yet');
+  /** Keyset paging on the `(created_at, request_id)` index: each page costs the same however deep. */
+  async recent(query: { readonly limit: number; readonly before?: LedgerCursor; readonly keyId?: string }): Promise<LedgerEntry[]> {
+    let select = this.db
+      .selectFrom('usage_ledger')
+      .select(ledgerEntryColumns)
+      .orderBy('created_at', 'desc')
+      .orderBy('request_id', 'desc')
+      .limit(query.limit);
+    if (query.before !== undefined) select = select.where(this.beyond('<', query.before));
+    if (query.keyId !== undefined) select = select.where('key_id', '=', query.keyId);
+    const rows = await select.execute();
+    return rows.map((row) => ledgerEntryFromRow(row, this.codec));
   }
 
-  entries(_filter: LedgerExportFilter): AsyncIterable<LedgerEntry> {
-    throw new Error('not implemented yet');
+  /**
+   * Pages of `entriesPageSize` in `(created_at, request_id)` order, each starting after the last
+   * entry of the one before: memory stays constant however many entries match, and entries
+   * appended meanwhile with a later time are included.
+   */
+  async *entries(filter: LedgerExportFilter): AsyncIterable<LedgerEntry> {
+    let after: LedgerCursor | undefined;
+    for (;;) {
+      let select = this.db
+        .selectFrom('usage_ledger')
+        .select(ledgerEntryColumns)
+        .orderBy('created_at', 'asc')
+        .orderBy('request_id', 'asc')
+        .limit(entriesPageSize);
+      if (after !== undefined) select = select.where(this.beyond('>', after));
+      if (filter.since !== undefined) select = select.where('created_at', '>=', this.codec.writeTimestamp(filter.since));
+      if (filter.until !== undefined) select = select.where('created_at', '<', this.codec.writeTimestamp(filter.until));
+      if (filter.keyId !== undefined) select = select.where('key_id', '=', filter.keyId);
+      if (filter.model !== undefined) select = select.where('model', '=', filter.model);
+      const rows = await select.execute();
+      for (const row of rows) yield ledgerEntryFromRow(row, this.codec);
+      const last = rows.at(-1);
+      if (last === undefined || rows.length < entriesPageSize) return;
+      after = { createdAt: readDate(last.created_at), requestId: last.request_id };
+    }
+  }
+
+  /** Rows strictly before (`<`) or after (`>`) a cursor in `(created_at, request_id)` order; both dialects compare row values. */
+  private beyond(direction: '<' | '>', cursor: LedgerCursor) {
+    return sql<boolean>`(${sql.ref('created_at')}, ${sql.ref('request_id')}) ${sql.raw(direction)} (${this.codec.writeTimestamp(cursor.createdAt)}, ${cursor.requestId})`;
   }
 }

@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { formatNanoUsd } from '../../catalog/pricing/decimal-usd.js';
+import type { UsageGroup, UsageGrouping } from '../../storage/ports.js';
+import { errorResponse } from '../error-response.js';
+import type { GatewayContext } from '../exchange.js';
+import type { GatewayServices } from '../gateway-services.js';
+import { jsonAnswer } from '../videos/video-caller.js';
+import { adminCaller } from './admin-caller.js';
+import { adminQuery, assertOrderedRange, queryTime } from './admin-query.js';
+
+const dayMs = 86_400_000;
+
+const usageQuerySchema = z.object({
+  group_by: z.enum(['key', 'model', 'day']).default('day'),
+  since: queryTime.optional(),
+  until: queryTime.optional(),
+  key: z.string().min(1).optional(),
+});
+
+/** The group's own field: `key_id` (null for calls without a key), `model` or `day`. */
+function groupField(groupBy: UsageGrouping, group: string): Record<string, string | null> {
+  if (groupBy === 'key') return { key_id: group === '' ? null : group };
+  return { [groupBy]: group };
+}
+
+function usageGroupObject(groupBy: UsageGrouping, group: UsageGroup) {
+  return {
+    ...groupField(groupBy, group.group),
+    requests: group.requests,
+    errors: group.errors,
+    input_uncached: group.inputUncached,
+    cache_read: group.cacheRead,
+    cache_write: group.cacheWrite,
+    output: group.output,
+    reasoning: group.reasoning,
+    images: group.images,
+    video_seconds: group.videoSeconds,
+    cost_usd: formatNanoUsd(group.costNanoUsd),
+  };
+}
+
+/**
+ * `GET /admin/usage?group_by=key|model|day&since=&until=&key=`: spend and tokens per group, from
+ * the daily rollups, so `since` and `until` count in whole UTC days (rounded out).
+ */
+export async function handleUsage(context: GatewayContext, services: GatewayServices): Promise<Response> {
+  const requestId = context.get('requestId');
+  try {
+    await adminCaller(context, services);
+    const query = adminQuery(context, usageQuerySchema);
+    assertOrderedRange(query.since, query.until);
+    const groups = await services.storage.ledger.usage({
+      groupBy: query.group_by,
+      ...(query.since === undefined ? {} : { since: query.since }),
+      ...(query.until === undefined ? {} : { until: query.until }),
+      ...(query.key === undefined ? {} : { keyId: query.key }),
+    });
+    return jsonAnswer(
+      {
+        object: 'list',
+        group_by: query.group_by,
+        // The range the daily rows answered for: whole UTC days around what was asked.
+        since: query.since === undefined ? null : new Date(Math.floor(query.since.getTime() / dayMs) * dayMs).toISOString(),
+        until: query.until === undefined ? null : new Date(Math.ceil(query.until.getTime() / dayMs) * dayMs).toISOString(),
+        data: groups.map((group) => usageGroupObject(query.group_by, group)),
+      },
+      requestId,
+    );
+  } catch (error) {
+    return errorResponse(error, requestId);
+  }
+}

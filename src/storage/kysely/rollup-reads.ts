@@ -1,0 +1,111 @@
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { latencyPercentileMs } from '../latency-percentile.js';
+import { latencyBucketColumns } from '../ledger-increments.js';
+import type { SeriesPoint, SeriesQuery, UsageGroup, UsageQuery } from '../ports.js';
+import type { StorageDatabase } from './database-schema.js';
+import type { SqlValueCodec } from './sql-value-codec.js';
+import { readBigInt, readDate, readNumber } from './sql-values.js';
+
+const dayMs = 86_400_000;
+
+/** Start of the UTC day holding `at`. */
+function dayFloor(at: Date): Date {
+  return new Date(Math.floor(at.getTime() / dayMs) * dayMs);
+}
+
+/** `at` if it is a UTC midnight, else the next one. */
+function dayCeiling(at: Date): Date {
+  return new Date(Math.ceil(at.getTime() / dayMs) * dayMs);
+}
+
+const summed = (column: string) => sql<unknown>`sum(${sql.ref(column)})`;
+
+/**
+ * Sums by key, model or UTC day from the per-day rollups: a few rows per key, model and day
+ * however many calls they sum. `since` is rounded down and `until` up to whole UTC days, which is
+ * all the daily rows can tell apart. Groups come in ascending order of their name.
+ */
+export async function readUsage(db: Kysely<StorageDatabase>, codec: SqlValueCodec, query: UsageQuery): Promise<UsageGroup[]> {
+  const group: RawBuilder<string> =
+    query.groupBy === 'key' ? sql<string>`${sql.ref('key_scope')}` : query.groupBy === 'model' ? sql<string>`${sql.ref('model')}` : codec.utcDay('bucket_start');
+  let select = db
+    .selectFrom('usage_rollups')
+    .select([
+      group.as('grouped'),
+      summed('requests').as('requests'),
+      summed('errors').as('errors'),
+      summed('input_uncached').as('input_uncached'),
+      summed('cache_read').as('cache_read'),
+      summed('cache_write').as('cache_write'),
+      summed('output').as('output'),
+      summed('reasoning').as('reasoning'),
+      summed('images').as('images'),
+      summed('video_seconds').as('video_seconds'),
+      sql<string>`cast(sum(${sql.ref('cost_nano_usd')}) as text)`.as('cost_nano_usd'),
+    ])
+    .where('step', '=', 'day')
+    .groupBy(group)
+    .orderBy(group);
+  if (query.since !== undefined) select = select.where('bucket_start', '>=', codec.writeTimestamp(dayFloor(query.since)));
+  if (query.until !== undefined) select = select.where('bucket_start', '<', codec.writeTimestamp(dayCeiling(query.until)));
+  if (query.keyId !== undefined) select = select.where('key_scope', '=', query.keyId);
+  const rows = await select.execute();
+  return rows.map((row) => ({
+    group: row.grouped,
+    requests: readNumber(row.requests),
+    errors: readNumber(row.errors),
+    inputUncached: readNumber(row.input_uncached),
+    cacheRead: readNumber(row.cache_read),
+    cacheWrite: readNumber(row.cache_write),
+    output: readNumber(row.output),
+    reasoning: readNumber(row.reasoning),
+    images: readNumber(row.images),
+    videoSeconds: readNumber(row.video_seconds),
+    costNanoUsd: readBigInt(row.cost_nano_usd),
+  }));
+}
+
+/** Start of the bucket of `step` holding `at` (UTC). */
+function stepFloor(step: SeriesQuery['step'], at: Date): Date {
+  const size = step === 'minute' ? 60_000 : step === 'hour' ? 3_600_000 : dayMs;
+  return new Date(Math.floor(at.getTime() / size) * size);
+}
+
+/**
+ * One metric per bucket of the step, summed over keys and models in SQL (so a chart reads one row
+ * per bucket), filtered by key and model. Latency percentiles come from the summed histograms
+ * (see `latencyPercentileMs`). Buckets without calls are left out.
+ */
+export async function readSeries(db: Kysely<StorageDatabase>, codec: SqlValueCodec, query: SeriesQuery): Promise<SeriesPoint[]> {
+  const measured =
+    query.metric === 'requests'
+      ? [summed('requests').as('m0')]
+      : query.metric === 'errors'
+        ? [summed('errors').as('m0')]
+        : query.metric === 'cost'
+          ? [sql<string>`cast(sum(${sql.ref('cost_nano_usd')}) as text)`.as('m0')]
+          : latencyBucketColumns.map((column, index) => summed(column).as(`m${index}`));
+  let select = db
+    .selectFrom('usage_rollups')
+    .select(['bucket_start', ...measured])
+    .where('step', '=', query.step)
+    .where('bucket_start', '>=', codec.writeTimestamp(stepFloor(query.step, query.since)))
+    .where('bucket_start', '<', codec.writeTimestamp(query.until))
+    .groupBy('bucket_start')
+    .orderBy('bucket_start');
+  if (query.keyId !== undefined) select = select.where('key_scope', '=', query.keyId);
+  if (query.model !== undefined) select = select.where('model', '=', query.model);
+  const rows = (await select.execute()) as unknown as (Record<string, unknown> & { bucket_start: unknown })[];
+  const points: SeriesPoint[] = [];
+  for (const row of rows) {
+    const at = readDate(row.bucket_start);
+    if (query.metric === 'cost') points.push({ at, value: readBigInt(row['m0']) });
+    else if (query.metric === 'requests' || query.metric === 'errors') points.push({ at, value: readNumber(row['m0']) });
+    else {
+      const histogram = latencyBucketColumns.map((_, index) => readNumber(row[`m${index}`]));
+      const value = latencyPercentileMs(histogram, query.metric === 'latency_p50' ? 0.5 : 0.95);
+      if (value !== undefined) points.push({ at, value });
+    }
+  }
+  return points;
+}
