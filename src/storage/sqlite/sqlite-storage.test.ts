@@ -93,4 +93,13 @@ describe('sqlite storage', () => {
     expect(withKysely.database.open).toBe(false);
     await expect(withKysely.storage.keys.list()).rejects.toThrow(/closed/);
   });
+
+  it('answers a ping from a prepared statement without loading Kysely, and refuses it once closed', async () => {
+    const { storage, loads } = openCounted(await migratedFile());
+    await storage.ping();
+    await storage.ping();
+    expect(loads()).toBe(0);
+    await storage.close();
+    await expect(storage.ping()).rejects.toThrow(/closed/);
+  });
 });

@@ -92,6 +92,15 @@ export class SqliteStorage implements Storage {
     await (await this.kysely()).migrate();
   }
 
+  private pingStatement: BetterSqlite3.Statement<[]> | undefined;
+
+  /** A prepared `select 1`: a readiness probe every few seconds must not load Kysely. */
+  async ping(): Promise<void> {
+    if (this.closed) throw new Error('The SQLite storage is closed.');
+    this.pingStatement ??= this.database.prepare('select 1');
+    this.pingStatement.get();
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
