@@ -34,7 +34,22 @@ export class LedgerWriter {
     return this.written;
   }
 
+  private readonly listeners: ((entry: LedgerEntry) => void)[] = [];
+
+  /** Tells `listener` of every entry as it is recorded (metrics count calls from their entries). */
+  onRecord(listener: (entry: LedgerEntry) => void): void {
+    this.listeners.push(listener);
+  }
+
   record(entry: LedgerEntry): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(entry);
+      } catch (error) {
+        // An observer's failure must never cost the ledger its entry.
+        this.logger.error({ err: error, requestId: entry.requestId }, 'a ledger listener failed');
+      }
+    }
     this.queue.push(entry);
     this.timer ??= setTimeout(() => void this.flush(), this.delayMs);
   }

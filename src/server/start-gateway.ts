@@ -17,6 +17,9 @@ import { ImageContentPublisher } from '../media/images/image-content-publisher.j
 import { VideoWorker } from '../media/videos/video-worker.js';
 import { KeyLimits } from '../metering/key-limits.js';
 import { LedgerWriter } from '../metering/ledger-writer.js';
+import { GatewayMetrics } from '../observability/gateway-metrics.js';
+import { observedVideoJobStore } from '../observability/observed-video-job-store.js';
+import { Readiness } from '../observability/readiness.js';
 import { startSimulator, type SimulatorHandle } from '../sim/index.js';
 import { openStorage } from '../storage/open-storage.js';
 import type { Storage } from '../storage/ports.js';
@@ -67,11 +70,15 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   const catalog = new LiveCatalog(await catalogSnapshot(config, await simulatorUrlFor(config)));
   const verifier = new ApiKeyVerifier(storage.keys);
   const ledger = new LedgerWriter(storage.ledger, logger);
+  const metrics = new GatewayMetrics({ videoJobCounts: () => storage.videoJobs.countByStatus(), logger });
+  ledger.onRecord((entry) => metrics.observeLedgerEntry(entry));
+  const videoJobs = observedVideoJobStore(storage.videoJobs, (entry) => metrics.observeLedgerEntry(entry));
+  const readiness = new Readiness(() => storage.ping());
   // Resolved against the working directory now, as the SQLite file is, so a later chdir changes nothing.
   const contentStore = new LocalDirectoryContentStore(path.resolve(config.content.dir));
   const signer = new ContentUrlSigner(await contentUrlSecret(config.content.url_secret, storage.settings));
   const videoWorker = new VideoWorker({
-    store: storage.videoJobs,
+    store: videoJobs,
     contentStore,
     catalog: () => catalog.current().catalog,
     owner: workerName(),
@@ -91,7 +98,9 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     authenticator: new Authenticator(verifier, storage.keys, openAccessMode(config)),
     contentStore,
     imageContent: new ImageContentPublisher(contentStore, signer, config.content.url_ttl_seconds),
-    videos: { owner: videoWorker.owner, worker: videoWorker },
+    videos: { owner: videoWorker.owner, worker: videoWorker, jobs: videoJobs },
+    metrics,
+    readiness,
   };
   const server = await listen(createServer(createRequestListener(services)), config.server.host, config.server.port);
   videoWorker.start();
@@ -115,6 +124,8 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
       return snapshot;
     },
     async close() {
+      // First: a load balancer asking /ready stops sending traffic while the rest winds down.
+      readiness.beginShutdown();
       await Promise.all([videoWorker.stop(), sweeper.stop()]);
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
