@@ -130,6 +130,43 @@ describe('GET /metrics against the simulator', () => {
   });
 });
 
+describe('GET /metrics when a first route refuses connections', () => {
+  let gateway: TestGateway;
+  let client: OpenAI;
+
+  beforeAll(async () => {
+    const base = defaultConfig({}) as { providers: Record<string, unknown>; models: { id: string; routes: unknown[] }[] };
+    const refusingRoute = (model: string) => ({ provider: 'refusing', model });
+    gateway = await startTestGateway({
+      ...base,
+      providers: { ...base.providers, refusing: { type: 'openai', base_url: `${await closedPortUrl()}/v1`, api_key: 'unused' } },
+      models: base.models.map((model) => (['sim-gpt', 'sim-image', 'sim-video'].includes(model.id) ? { ...model, routes: [refusingRoute(model.id), ...model.routes] } : model)),
+      routing: { attempts_per_route: 2, backoff_ms: 5 },
+      videos: quickVideoSettings,
+      content: { dir: temporaryContentDirectory() },
+    });
+    client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: 'unused-open-access', maxRetries: 0 });
+  });
+  afterAll(async () => {
+    await gateway.close();
+  });
+
+  it('counts every refused attempt of text, image and video submits, and the calls the next route served', async () => {
+    await client.chat.completions.create({ model: 'sim-gpt', messages: [{ role: 'user', content: 'hello' }] });
+    await client.images.generate({ model: 'sim-image', prompt: 'a lighthouse', size: '1024x1024', quality: 'low' });
+    const created = await client.videos.create({ model: 'sim-video', prompt: 'a lighthouse [video-ms:300]', seconds: '4', size: '1280x720' });
+    expect((await pollUntilDone(client, created.id)).video.status).toBe('completed');
+    await waitForLedgerEntry(gateway, 3);
+    const samples = await scrape(gateway);
+    for (const model of ['sim-gpt', 'sim-image', 'sim-video']) {
+      expect(samplesOf(samples, 'switchyard_upstream_errors_total', { model }), model).toEqual([
+        { name: 'switchyard_upstream_errors_total', labels: { provider: 'refusing', model, code: 'upstream_connect_failed' }, value: 2 },
+      ]);
+      expect(sumOf(samples, 'switchyard_requests_total', { model, provider: 'sim-openai', status_class: '2xx' }), model).toBe(1);
+    }
+  });
+});
+
 describe('GET /ready', () => {
   it('is 200 while the database answers, and 503 from the moment close begins', async () => {
     const gateway = await startTestGateway(defaultConfig({}));
@@ -226,6 +263,15 @@ async function insertAdminKey(storage: Storage): Promise<string> {
   const secret = mintApiKeySecret();
   await storage.keys.insert(apiKeyRecord({ id: mintKeyId(), name: 'operator', prefix: displayPrefix(secret), hash: hashApiKey(secret), admin: true, createdAt: new Date() }));
   return secret;
+}
+
+/** A loopback port with nothing listening on it: connections are refused. */
+async function closedPortUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
 }
 
 async function listenOn(listener: ReturnType<typeof createRequestListener>): Promise<{ url: string; close(): Promise<void> }> {

@@ -76,7 +76,7 @@ export async function handleCreateVideo(context: GatewayContext, services: Gatew
         routes: videoRoutes(model),
         send: (route) => route.videos.buildSubmit(request, route.route.target),
       },
-      videoSubmitSettings(services, routing, requestId),
+      videoSubmitSettings(services, routing, requestId, model.id),
     );
     services.videos.worker.poke();
     return jsonAnswer(videoJobObject(job), requestId);

@@ -58,7 +58,7 @@ export async function handleRemixVideo(context: GatewayContext, services: Gatewa
         send: (candidate) => (candidate.videos.buildRemix as NonNullable<typeof candidate.videos.buildRemix>)(upstreamJobId, prompt, candidate.route.target),
         remixedFromVideoId: source.id,
       },
-      videoSubmitSettings(services, routing, requestId),
+      videoSubmitSettings(services, routing, requestId, model.id),
     );
     services.videos.worker.poke();
     return jsonAnswer(videoJobObject(job), requestId);
