@@ -94,10 +94,11 @@ describe('sqlite storage', () => {
     await expect(withKysely.storage.keys.list()).rejects.toThrow(/closed/);
   });
 
-  it('answers a ping from a prepared statement without loading Kysely, and refuses it once closed', async () => {
+  it('answers a ping and counts video jobs by state from prepared statements without loading Kysely, and refuses a ping once closed', async () => {
     const { storage, loads } = openCounted(await migratedFile());
     await storage.ping();
     await storage.ping();
+    expect(await storage.videoJobs.countByStatus()).toEqual({});
     expect(loads()).toBe(0);
     await storage.close();
     await expect(storage.ping()).rejects.toThrow(/closed/);
