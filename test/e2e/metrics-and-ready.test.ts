@@ -122,6 +122,17 @@ describe('GET /metrics against the simulator', () => {
     expect(text).not.toContain('model="sim"');
   });
 
+  it('answers HEAD like GET, without a body, and ignores query parameters', async () => {
+    const head = await fetch(`${gateway.url}/metrics`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    expect(await head.text()).toBe('');
+    expect(samplesOf(await scrape(gateway, {}), 'switchyard_video_jobs')).toHaveLength(5);
+    const withQuery = await fetch(`${gateway.url}/metrics?name[]=switchyard_requests_total&limit=-1`);
+    expect(withQuery.status).toBe(200);
+    expect((await fetch(`${gateway.url}/ready`, { method: 'HEAD' })).status).toBe(200);
+  });
+
   it('answers 405 to other methods, with the allowed ones', async () => {
     const response = await fetch(`${gateway.url}/metrics`, { method: 'POST' });
     expect(response.status).toBe(405);
