@@ -13,6 +13,11 @@ describe('Readiness', () => {
     expect(await readiness.check()).toBe('database_unreachable');
   });
 
+  it('is not ready when the database does not answer in time', async () => {
+    const readiness = new Readiness(() => new Promise<void>(() => undefined), 20);
+    expect(await readiness.check()).toBe('database_unreachable');
+  });
+
   it('is not ready from the moment shutdown begins, without asking the database', async () => {
     let pings = 0;
     const readiness = new Readiness(async () => {
