@@ -127,6 +127,13 @@ export const configSchema = z
     content: contentSchema,
     videos: videosSchema,
     admin: adminSchema,
+    metrics: z
+      .object({
+        /** `GET /metrics` is public like `/health` (scrapers send no key); true requires an admin key. */
+        require_admin_key: z.boolean().default(false),
+      })
+      .strict()
+      .default({ require_admin_key: false }),
     routing: z
       .object({
         /** Attempts per route on a retryable failure before falling back to the next route. */

@@ -19,14 +19,21 @@ export class LedgerWriter {
 
   private readonly listeners: ((entry: LedgerEntry) => void)[] = [];
 
-  /** Calls `listener` with every entry as it is recorded (budgets settle, metrics count). */
+  /** Tells `listener` of every entry as it is recorded (budgets settle, metrics count). */
   onRecord(listener: (entry: LedgerEntry) => void): void {
     this.listeners.push(listener);
   }
 
   record(entry: LedgerEntry): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(entry);
+      } catch (error) {
+        // An observer's failure must never cost the ledger its entry.
+        this.logger.error({ err: error, requestId: entry.requestId }, 'a ledger listener failed');
+      }
+    }
     this.queue.push(entry);
-    for (const listener of this.listeners) listener(entry);
     this.timer ??= setTimeout(() => void this.flush(), this.delayMs);
   }
 

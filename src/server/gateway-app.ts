@@ -10,6 +10,7 @@ import { errorResponse } from './error-response.js';
 import type { GatewayServices } from './gateway-services.js';
 import type { GatewayEnvironment } from './exchange.js';
 import { registerAdminRoutes } from './admin/admin-routes.js';
+import { registerObservabilityRoutes } from './observability/observability-routes.js';
 import { handleImageModels, handleVideoModels } from './discovery/media-models-endpoints.js';
 import { handleListModels, handleRetrieveModel } from './discovery/models-endpoint.js';
 import { handlePricing } from './discovery/pricing-endpoint.js';
@@ -69,6 +70,7 @@ export function createGatewayApp(services: GatewayServices): Hono<GatewayEnviron
   }
   registerVideoRoutes(app, services);
   registerAdminRoutes(app, services);
+  registerObservabilityRoutes(app, services);
   for (const path of ['/messages/count_tokens', '/v1/messages/count_tokens']) {
     app.post(path, (context) => handleCountTokens(context, services));
     app.all(path, (context) => methodNotAllowed(context.get('requestId'), 'POST', messagesFormat));

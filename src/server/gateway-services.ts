@@ -7,7 +7,9 @@ import type { VideoWorker } from '../media/videos/video-worker.js';
 import type { KeyLimits } from '../limits/key-limits.js';
 import type { KeyUseRecorder } from '../keys/key-use-recorder.js';
 import type { LedgerWriter } from '../metering/ledger-writer.js';
-import type { Storage } from '../storage/ports.js';
+import type { GatewayMetrics } from '../observability/gateway-metrics.js';
+import type { Readiness } from '../observability/readiness.js';
+import type { Storage, VideoJobStore } from '../storage/ports.js';
 import type { Authenticator } from './authenticate.js';
 
 /** What the HTTP layer needs from the rest of the gateway. */
@@ -30,6 +32,13 @@ export interface GatewayServices {
   readonly contentStore: ContentStore;
   /** Keeps images for `response_format: url` and answers their keyless URLs. */
   readonly imageContent: ImageContentPublisher;
-  /** This process's video worker, and its name as the owner of the job leases it holds. */
-  readonly videos: { readonly owner: string; readonly worker: VideoWorker };
+  /**
+   * This process's video worker, its name as the owner of the job leases it holds, and the job
+   * store to end jobs through (`storage.videoJobs`, with each ending observed by the metrics).
+   */
+  readonly videos: { readonly owner: string; readonly worker: VideoWorker; readonly jobs: VideoJobStore };
+  /** Prometheus metrics (`GET /metrics`). */
+  readonly metrics: GatewayMetrics;
+  /** Whether this instance should receive traffic (`GET /ready`). */
+  readonly readiness: Readiness;
 }

@@ -20,9 +20,11 @@ import { KeyLimits } from '../limits/key-limits.js';
 import { MemoryKeyRateLimiter } from '../limits/memory-key-rate-limiter.js';
 import { MemoryBudgetMeter } from '../budgets/memory-budget-meter.js';
 import { LedgerWriter } from '../metering/ledger-writer.js';
+import { GatewayMetrics } from '../observability/gateway-metrics.js';
+import { Readiness } from '../observability/readiness.js';
 import { startSimulator, type SimulatorHandle } from '../sim/index.js';
 import { openStorage } from '../storage/open-storage.js';
-import type { Storage, VideoJobStore } from '../storage/ports.js';
+import type { LedgerEntry, Storage, VideoJobStore } from '../storage/ports.js';
 import { chargingVideoJobStore } from '../media/videos/charging-video-job-store.js';
 import { closeUpstreamPools } from '../upstream/upstream-client.js';
 import { Authenticator, type OpenAccessMode } from './authenticate.js';
@@ -73,8 +75,14 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   const keyUses = new KeyUseRecorder(storage.keys, logger);
   const ledger = new LedgerWriter(storage.ledger, logger);
   const budgets = new MemoryBudgetMeter((keyId, at) => storage.ledger.spend(keyId, at));
-  ledger.onRecord((entry) => budgets.settle(entry));
-  const gatewayStorage = withVideoJobs(storage, chargingVideoJobStore(storage.videoJobs, (entry) => budgets.settle(entry)));
+  const metrics = new GatewayMetrics({ videoJobCounts: () => storage.videoJobs.countByStatus(), logger });
+  const charged = (entry: LedgerEntry): void => {
+    budgets.settle(entry);
+    metrics.observeLedgerEntry(entry);
+  };
+  ledger.onRecord(charged);
+  const gatewayStorage = withVideoJobs(storage, chargingVideoJobStore(storage.videoJobs, charged));
+  const readiness = new Readiness(() => storage.ping());
   // Resolved against the working directory now, as the SQLite file is, so a later chdir changes nothing.
   const contentStore = new LocalDirectoryContentStore(path.resolve(config.content.dir));
   const signer = new ContentUrlSigner(await contentUrlSecret(config.content.url_secret, storage.settings));
@@ -100,7 +108,9 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     keyUses,
     contentStore,
     imageContent: new ImageContentPublisher(contentStore, signer, config.content.url_ttl_seconds),
-    videos: { owner: videoWorker.owner, worker: videoWorker },
+    videos: { owner: videoWorker.owner, worker: videoWorker, jobs: gatewayStorage.videoJobs },
+    metrics,
+    readiness,
   };
   const server = await listen(createServer(createRequestListener(services)), config.server.host, config.server.port);
   videoWorker.start();
@@ -125,6 +135,8 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
       return snapshot;
     },
     async close() {
+      // First: a load balancer asking /ready stops sending traffic while the rest winds down.
+      readiness.beginShutdown();
       await Promise.all([videoWorker.stop(), sweeper.stop()]);
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -172,6 +184,7 @@ function withVideoJobs(storage: Storage, videoJobs: VideoJobStore): Storage {
     videoJobs,
     audit: storage.audit,
     dialect: storage.dialect,
+    ping: () => storage.ping(),
     migrate: () => storage.migrate(),
     close: () => storage.close(),
   };

@@ -31,6 +31,7 @@ export interface StreamedImagesCall {
 export async function streamedImagesAnswer(services: GatewayServices, call: StreamedImagesCall): Promise<Response> {
   const { requestId, model, startedAt } = call;
   const streamed = await streamImages(model, call.request, call.editing, call.settings, requestId);
+  services.metrics.trackStream('images', streamed.completion);
   void streamed.completion.then((result) => {
     const charge = imageCharge(priceAt(model.prices, new Date(startedAt)), result, call.asked);
     if (charge.count > 0 && charge.tierAssumed) services.logger.warn({ requestId, model: model.id, quality: charge.quality, size: charge.size }, 'image tier not reported; billed at the dearest fitting tier');

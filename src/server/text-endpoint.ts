@@ -90,13 +90,16 @@ export async function handleTextRequest(
         const call = passThrough ? passthroughCall(attempt, rawBody, parsedBody, rawBody === received ? rawBytes : undefined) : translatedCall(attempt, request);
         return call.then((outcome) => ({ outcome, route }));
       },
-      (report) =>
+      (report) => {
+        services.metrics.observeUpstreamError(report.route.target.providerName, model.id, report.error.code);
         services.logger.warn(
           { requestId, provider: report.route.target.providerName, attempt: report.attempt, code: report.error.code, status: report.error.status },
           'upstream attempt failed',
-        ),
+        );
+      },
     );
     const outcome = deliver === undefined ? committed : deliver(committed);
+    if (outcome.contentType.startsWith('text/event-stream')) services.metrics.trackStream(family, outcome.completion);
     const metering = meterCall(services.ledger, outcome, { ...metered, route: servedBy }).then(
       (entry) => {
         callLimits.finish(entryTokens(entry));

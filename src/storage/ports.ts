@@ -436,6 +436,8 @@ export interface Storage {
   readonly audit: AuditLog;
   /** Brings the schema up to date; safe to call any number of times. */
   migrate(): Promise<void>;
+  /** Resolves when the database answers a trivial query; rejects when it cannot (readiness checks). */
+  ping(): Promise<void>;
   close(): Promise<void>;
   readonly dialect: StorageDialect;
 }

@@ -156,5 +156,17 @@ export function describeVideoJobContract(current: () => Storage): void {
       expect((await store.list({ keyId: 'key_1', limit: 10, order: 'asc' })).jobs.map((job) => job.id)).toEqual(['video_0', 'video_1', 'video_3', 'video_4']);
       expect((await store.claimDue('worker', later(100), later(130), 10)).map((job) => job.id)).not.toContain('video_2');
     });
+
+    it('counts jobs by state, of every key, leaving deleted ones out', async () => {
+      const store = current().videoJobs;
+      expect(await store.countByStatus()).toEqual({});
+      await store.insert(videoJob({ id: 'video_q1' }));
+      await store.insert(videoJob({ id: 'video_q2', keyId: null }));
+      await store.insert(videoJob({ id: 'video_p', status: 'in_progress', keyId: 'key_2' }));
+      await store.insert(videoJob({ id: 'video_c', status: 'completed' }));
+      await store.insert(videoJob({ id: 'video_gone', status: 'failed' }));
+      await store.markDeleted('video_gone', later(1));
+      expect(await store.countByStatus()).toEqual({ queued: 2, in_progress: 1, completed: 1 });
+    });
   });
 }

@@ -39,6 +39,10 @@ export function describeStorageContract(
       await storage.close();
     });
 
+    it('answers a ping while the database is reachable', async () => {
+      await expect(storage.ping()).resolves.toBeUndefined();
+    });
+
     describe('api keys', () => {
       it('finds an inserted key by id and by hash with every field intact', async () => {
         const record = apiKey({

@@ -2,16 +2,18 @@ import type { RoutingSettings } from '../../catalog/catalog-snapshot.js';
 import type { VideoSubmitSettings } from '../../media/videos/submit-video-job.js';
 import type { GatewayServices } from '../gateway-services.js';
 
-/** How a submit made from this request reaches its upstream, with this snapshot's routing. */
-export function videoSubmitSettings(services: GatewayServices, routing: RoutingSettings, requestId: string): VideoSubmitSettings {
+/** How a submit of `modelId` (its public id) made from this request reaches its upstream, with this snapshot's routing. */
+export function videoSubmitSettings(services: GatewayServices, routing: RoutingSettings, requestId: string, modelId: string): VideoSubmitSettings {
   return {
-    store: services.storage.videoJobs,
+    store: services.videos.jobs,
     videos: services.config.videos,
     owner: services.videos.owner,
     fallback: { attemptsPerRoute: routing.attempts_per_route, backoffMs: routing.backoff_ms },
     timeoutMs: routing.timeout_ms,
-    onFailure: (report) =>
-      services.logger.warn({ requestId, provider: report.route.target.providerName, attempt: report.attempt, code: report.error.code }, 'upstream video submit failed'),
+    onFailure: (report) => {
+      services.metrics.observeUpstreamError(report.route.target.providerName, modelId, report.error.code);
+      services.logger.warn({ requestId, provider: report.route.target.providerName, attempt: report.attempt, code: report.error.code }, 'upstream video submit failed');
+    },
     now: () => new Date(),
   };
 }

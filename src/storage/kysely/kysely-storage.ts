@@ -1,4 +1,4 @@
-import { Migrator, type Kysely } from 'kysely';
+import { Migrator, sql, type Kysely } from 'kysely';
 import { storageMigrationProvider } from '../migrations/storage-migrations.js';
 import type { ApiKeyStore, AuditLog, ResponseStore, SettingsStore, Storage, StorageDialect, UsageLedger, VideoJobStore } from '../ports.js';
 import type { StorageDatabase } from './database-schema.js';
@@ -38,6 +38,10 @@ export class KyselyStorage implements Storage {
       const message = failed === undefined ? 'Database migration failed.' : `Database migration ${failed} failed.`;
       throw new Error(message, { cause: error });
     }
+  }
+
+  async ping(): Promise<void> {
+    await sql`select 1`.execute(this.db);
   }
 
   async close(): Promise<void> {

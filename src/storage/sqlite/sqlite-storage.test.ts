@@ -93,4 +93,14 @@ describe('sqlite storage', () => {
     expect(withKysely.database.open).toBe(false);
     await expect(withKysely.storage.keys.list()).rejects.toThrow(/closed/);
   });
+
+  it('answers a ping and counts video jobs by state from prepared statements without loading Kysely, and refuses a ping once closed', async () => {
+    const { storage, loads } = openCounted(await migratedFile());
+    await storage.ping();
+    await storage.ping();
+    expect(await storage.videoJobs.countByStatus()).toEqual({});
+    expect(loads()).toBe(0);
+    await storage.close();
+    await expect(storage.ping()).rejects.toThrow(/closed/);
+  });
 });

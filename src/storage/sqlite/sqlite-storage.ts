@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { StorageDatabase } from '../kysely/database-schema.js';
-import type { ApiKeyStore, AuditLog, ResponseStore, SettingsStore, Storage, UsageLedger, VideoJobStore } from '../ports.js';
+import type { ApiKeyStore, AuditLog, ResponseStore, SettingsStore, Storage, UsageLedger, VideoJobStatus, VideoJobStore } from '../ports.js';
 import { SqliteApiKeyStore } from './sqlite-api-key-store.js';
 import { SqliteResponseStore } from './sqlite-response-store.js';
 import { sqliteSchemaIsCurrent } from './sqlite-schema-state.js';
@@ -79,7 +79,8 @@ export class SqliteStorage implements Storage {
       finish: async (id, ending, owner) => (await kysely()).videoJobs.finish(id, ending, owner),
       markDeleted: async (id, at) => (await kysely()).videoJobs.markDeleted(id, at),
       listAll: async (query) => (await kysely()).videoJobs.listAll(query),
-      countByStatus: async () => (await kysely()).videoJobs.countByStatus(),
+      // Metrics scrapes ask every few seconds: a prepared statement, so scraping never loads Kysely.
+      countByStatus: async () => this.videoJobCounts(),
     };
     this.audit = {
       append: async (entry) => (await kysely()).audit.append(entry),
@@ -90,6 +91,15 @@ export class SqliteStorage implements Storage {
   async migrate(): Promise<void> {
     if (sqliteSchemaIsCurrent(this.database)) return;
     await (await this.kysely()).migrate();
+  }
+
+  private pingStatement: BetterSqlite3.Statement<[]> | undefined;
+
+  /** A prepared `select 1`: a readiness probe every few seconds must not load Kysely. */
+  async ping(): Promise<void> {
+    if (this.closed) throw new Error('The SQLite storage is closed.');
+    this.pingStatement ??= this.database.prepare('select 1');
+    this.pingStatement.get();
   }
 
   async close(): Promise<void> {
@@ -108,6 +118,14 @@ export class SqliteStorage implements Storage {
       "select 1 from video_jobs where status in ('queued', 'in_progress') and deleted_at is null and next_poll_at <= ? limit 1",
     );
     return this.dueVideoJob.get(writeSqliteTimestamp(now)) !== undefined;
+  }
+
+  private videoJobCountsStatement: BetterSqlite3.Statement<[], { status: VideoJobStatus; jobs: number }> | undefined;
+
+  private videoJobCounts(): Partial<Record<VideoJobStatus, number>> {
+    if (this.closed) throw new Error('The SQLite storage is closed.');
+    this.videoJobCountsStatement ??= this.database.prepare('select status, count(*) as jobs from video_jobs where deleted_at is null group by status');
+    return Object.fromEntries(this.videoJobCountsStatement.all().map((row) => [row.status, row.jobs]));
   }
 
   private kysely(): Promise<Storage> {

@@ -1,0 +1,146 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Logger } from '../logging/logger.js';
+import type { LedgerEntry, VideoJobStatus } from '../storage/ports.js';
+import { BoundedLabelValues } from './bounded-label-values.js';
+import { CachedValue } from './cached-value.js';
+import { latencyBucketsSeconds } from './latency-buckets.js';
+import { nanoUsdToUsd } from './nano-usd-to-usd.js';
+import { statusClass } from './status-class.js';
+
+export type VideoJobCounts = Readonly<Partial<Record<VideoJobStatus, number>>>;
+
+export interface GatewayMetricsOptions {
+  /** How many jobs are in each state now (`storage.videoJobs.countByStatus`). */
+  readonly videoJobCounts: () => Promise<VideoJobCounts>;
+  /** How long one count of the jobs serves scrapes, so scrapers never hammer the database. */
+  readonly videoJobCountsTtlMs?: number;
+  readonly logger?: Logger;
+  readonly now?: () => number;
+}
+
+/** The kinds of the disjoint token buckets of a ledger entry, as label values. */
+const tokenKinds = [
+  ['input_uncached', 'inputUncached'],
+  ['cache_read', 'cacheRead'],
+  ['cache_write', 'cacheWrite'],
+  ['output', 'output'],
+  ['reasoning', 'reasoning'],
+] as const satisfies readonly (readonly [string, keyof LedgerEntry])[];
+
+const videoJobStates: readonly VideoJobStatus[] = ['queued', 'in_progress', 'completed', 'failed', 'cancelled'];
+
+/**
+ * The gateway's Prometheus metrics, in a registry of its own (several gateways may run in one
+ * process; the global default registry would mix them). Calls are counted from ledger entries, so
+ * the metrics and the ledger agree; label values are public catalog ids, configured provider names,
+ * endpoint families, registry error codes and status classes — never strings a client sent.
+ */
+export class GatewayMetrics {
+  readonly registry = new Registry();
+  private readonly models = new BoundedLabelValues(1_000);
+  private readonly providers = new BoundedLabelValues(200);
+  private readonly endpoints = new BoundedLabelValues(50);
+  private readonly errorCodes = new BoundedLabelValues(100);
+  private readonly requests: Counter<'model' | 'provider' | 'endpoint' | 'status_class'>;
+  private readonly latency: Histogram<'model' | 'endpoint'>;
+  private readonly tokens: Counter<'model' | 'provider' | 'kind'>;
+  private readonly cost: Counter<'model' | 'provider' | 'endpoint'>;
+  private readonly images: Counter<'model' | 'provider'>;
+  private readonly videoSeconds: Counter<'model' | 'provider'>;
+  private readonly upstreamErrors: Counter<'provider' | 'model' | 'code'>;
+  private readonly streamsInFlight: Gauge<'endpoint'>;
+
+  constructor(options: GatewayMetricsOptions) {
+    const registers = [this.registry];
+    collectDefaultMetrics({ register: this.registry, prefix: 'switchyard_' });
+    this.requests = new Counter({
+      name: 'switchyard_requests_total',
+      help: 'Metered calls (one per ledger entry), by public model, provider, endpoint family and HTTP status class.',
+      labelNames: ['model', 'provider', 'endpoint', 'status_class'],
+      registers,
+    });
+    this.latency = new Histogram({
+      name: 'switchyard_request_duration_seconds',
+      help: 'Time from the start of a metered call to its end (for a video job, from submit to its end).',
+      labelNames: ['model', 'endpoint'],
+      buckets: [...latencyBucketsSeconds],
+      registers,
+    });
+    this.tokens = new Counter({
+      name: 'switchyard_tokens_total',
+      help: 'Tokens by disjoint bucket (output excludes reasoning), as the ledger records them.',
+      labelNames: ['model', 'provider', 'kind'],
+      registers,
+    });
+    this.cost = new Counter({ name: 'switchyard_cost_usd_total', help: 'Cost charged, in USD.', labelNames: ['model', 'provider', 'endpoint'], registers });
+    this.images = new Counter({ name: 'switchyard_images_total', help: 'Images delivered and charged.', labelNames: ['model', 'provider'], registers });
+    this.videoSeconds = new Counter({ name: 'switchyard_video_seconds_total', help: 'Seconds of video delivered and charged.', labelNames: ['model', 'provider'], registers });
+    this.upstreamErrors = new Counter({
+      name: 'switchyard_upstream_errors_total',
+      help: 'Failed upstream attempts (each retry and fallback counts), by provider, public model and error code.',
+      labelNames: ['provider', 'model', 'code'],
+      registers,
+    });
+    this.streamsInFlight = new Gauge({ name: 'switchyard_streams_in_flight', help: 'Streamed answers being delivered now.', labelNames: ['endpoint'], registers });
+    for (const endpoint of ['chat', 'responses', 'messages', 'images']) this.streamsInFlight.set({ endpoint }, 0);
+    const jobCounts = new CachedValue(options.videoJobCounts, options.videoJobCountsTtlMs ?? 5_000, options.now);
+    const logger = options.logger;
+    const videoJobs: Gauge<'state'> = new Gauge({
+      name: 'switchyard_video_jobs',
+      help: 'Video jobs in each state (deleted jobs left out), counted at most every few seconds.',
+      labelNames: ['state'],
+      registers,
+      // Counted when scraped, not kept up to date: jobs change state in every instance.
+      async collect() {
+        try {
+          const counts = await jobCounts.get();
+          for (const state of videoJobStates) videoJobs.set({ state }, counts[state] ?? 0);
+        } catch (error) {
+          // The scrape still answers, with the last counts; the readiness check reports the database.
+          logger?.warn({ err: error }, 'counting video jobs for metrics failed');
+        }
+      },
+    });
+  }
+
+  /** Everything known from one ledger entry: the call, its latency, tokens, media and cost. */
+  observeLedgerEntry(entry: LedgerEntry): void {
+    const model = this.models.value(entry.model);
+    const provider = this.providers.value(entry.provider);
+    const endpoint = this.endpoints.value(entry.endpoint);
+    this.requests.inc({ model, provider, endpoint, status_class: statusClass(entry.status) });
+    this.latency.observe({ model, endpoint }, Math.max(0, entry.durationMs) / 1000);
+    for (const [kind, field] of tokenKinds) {
+      const count = entry[field];
+      if (count > 0) this.tokens.inc({ model, provider, kind }, count);
+    }
+    if (entry.costNanoUsd > 0n) this.cost.inc({ model, provider, endpoint }, nanoUsdToUsd(entry.costNanoUsd));
+    if (entry.images > 0) this.images.inc({ model, provider }, entry.images);
+    if (entry.videoSeconds > 0) this.videoSeconds.inc({ model, provider }, entry.videoSeconds);
+  }
+
+  /** One failed upstream attempt; `model` is the public model id, `code` a registry error code. */
+  observeUpstreamError(provider: string, model: string, code: string): void {
+    this.upstreamErrors.inc({ provider: this.providers.value(provider), model: this.models.value(model), code: this.errorCodes.value(code) });
+  }
+
+  /** Counts a streamed answer as in flight until `completion` settles (delivered or dropped). */
+  trackStream(endpoint: string, completion: Promise<unknown>): void {
+    const labels = { endpoint: this.endpoints.value(endpoint) };
+    this.streamsInFlight.inc(labels);
+    const done = (): void => {
+      this.streamsInFlight.dec(labels);
+    };
+    completion.then(done, done);
+  }
+
+  /** The Prometheus text exposition of every metric. */
+  scrape(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  /** `text/plain; version=0.0.4; charset=utf-8`. */
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+}
