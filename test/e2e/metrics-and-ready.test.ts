@@ -108,6 +108,9 @@ describe('GET /metrics against the simulator', () => {
     const errors = samplesOf(await scrape(gateway), 'switchyard_upstream_errors_total');
     // Two attempts on the one route (routing.attempts_per_route defaults to 2).
     expect(errors).toEqual([{ name: 'switchyard_upstream_errors_total', labels: { provider: 'sim-openai', model: 'sim-gpt', code: 'upstream_unavailable' }, value: 2 }]);
+    // The call itself is on the record (at no cost), so it counts as one request that failed.
+    await ledgerEntries(gateway);
+    expect(sumOf(await scrape(gateway), 'switchyard_requests_total', { model: 'sim-gpt', endpoint: 'chat', status_class: '5xx' })).toBe(1);
   });
 
   it('labels models with public catalog ids, never what the client sent', async () => {
@@ -117,7 +120,8 @@ describe('GET /metrics against the simulator', () => {
     expect((unknown as APIError).status).toBe(404);
     expect((await waitForLedgerEntry(gateway, before + 1)).model).toBe('sim-gpt');
     const text = await (await fetch(`${gateway.url}/metrics`)).text();
-    expect(sumOf(parsePrometheusText(text), 'switchyard_requests_total', { model: 'sim-gpt', endpoint: 'chat' })).toBe(4);
+    // The three calls before this test (one of them failed) and the one by alias.
+    expect(sumOf(parsePrometheusText(text), 'switchyard_requests_total', { model: 'sim-gpt', endpoint: 'chat' })).toBe(5);
     expect(text).not.toContain('no-such-model-x1');
     expect(text).not.toContain('model="sim"');
   });
