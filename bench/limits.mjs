@@ -37,6 +37,7 @@ const env = { UPSTREAM_OPENAI_BASE_URL: `${upstreamUrl}/v1`, UPSTREAM_ANTHROPIC_
 
 function createKey(name, flags) {
   const created = spawnSync('node', [cli, 'keys', 'create', '--name', name, '--json', '--config', config, ...flags], { env: { ...process.env, ...env }, encoding: 'utf8' });
+  if (created.status !== 0) throw new Error(`keys create failed: ${created.stderr || created.stdout}`);
   const key = JSON.parse(created.stdout.trim().split('\n').pop() ?? '{}').key;
   if (!key) throw new Error(`keys create failed: ${created.stderr || created.stdout}`);
   return key;
@@ -48,7 +49,7 @@ const headerFiles = {};
 const keys = {
   unlimited: createKey('bench-unlimited', []),
   // Limits far above what the run can reach: every call pays for the checks, none is refused.
-  limited: createKey('bench-limited', ['--rpm', '100000000', '--tpm', '100000000000', '--concurrency', '10000', '--budget-usd', '1000000', '--daily-budget-usd', '1000000', '--monthly-budget-usd', '1000000']),
+  limited: createKey('bench-limited', ['--rpm', '100000000', '--tpm', '2000000000', '--concurrency', '10000', '--budget-usd', '1000000', '--daily-budget-usd', '1000000', '--monthly-budget-usd', '1000000']),
 };
 for (const [name, key] of Object.entries(keys)) {
   headerFiles[name] = path.join(outDir, `${name}.headers`);

@@ -39,16 +39,36 @@ export class MemoryBudgetMeter implements BudgetMeter {
 
   async reserve(key: ApiKeyRecord, requestId: string, worstNanoUsd: bigint): Promise<void> {
     if (!hasBudget(key)) return;
-    const state = await this.stateOf(key.id);
+    const known = this.states.get(key.id);
+    // Loaded keys are checked without awaiting anything, so check and reservation are one step.
+    const state = known === undefined || known instanceof Promise ? await this.stateOf(key.id) : known;
     const now = this.now();
-    this.dropExpired(state, now);
-    const { month, day } = spendPeriods(new Date(now));
+    if (!this.fits(key, state, now, worstNanoUsd)) {
+      // Reservations lost to calls that never settled expire; look for them only when they matter.
+      this.dropExpired(state, now);
+      this.refuse(key, state, now, worstNanoUsd);
+    }
+    state.reserved += worstNanoUsd;
+    state.reservations.set(requestId, { nanoUsd: worstNanoUsd, expiresAt: now + this.reservationTtlMs });
+  }
+
+  private fits(key: ApiKeyRecord, state: KeyBudgetState, now: number, worstNanoUsd: bigint): boolean {
+    const { month, day } = spendPeriods(now);
+    const committed = state.reserved + worstNanoUsd;
+    return (
+      (key.budgetNanoUsd === null || state.total + committed <= key.budgetNanoUsd) &&
+      (key.monthlyBudgetNanoUsd === null || (state.periods.get(month) ?? 0n) + committed <= key.monthlyBudgetNanoUsd) &&
+      (key.dailyBudgetNanoUsd === null || (state.periods.get(day) ?? 0n) + committed <= key.dailyBudgetNanoUsd)
+    );
+  }
+
+  /** Throws the 402 naming the first budget the worst case does not fit, if any. */
+  private refuse(key: ApiKeyRecord, state: KeyBudgetState, now: number, worstNanoUsd: bigint): void {
+    const { month, day } = spendPeriods(now);
     const committed = state.reserved + worstNanoUsd;
     refuseIfOver('absolute', key.budgetNanoUsd, state.total, committed, worstNanoUsd);
     refuseIfOver('monthly', key.monthlyBudgetNanoUsd, state.periods.get(month) ?? 0n, committed, worstNanoUsd);
     refuseIfOver('daily', key.dailyBudgetNanoUsd, state.periods.get(day) ?? 0n, committed, worstNanoUsd);
-    state.reserved += worstNanoUsd;
-    state.reservations.set(requestId, { nanoUsd: worstNanoUsd, expiresAt: now + this.reservationTtlMs });
   }
 
   settle(entry: LedgerEntry): void {

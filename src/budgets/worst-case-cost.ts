@@ -50,6 +50,8 @@ const imageMarkers = ['"image_url"', '"input_image"', '"type":"image"', '"type":
 
 /** How many images the body refers to, by counting the content-part markers of the three formats. */
 function referencedImages(rawBody: string): number {
+  // Every marker holds "image" (or "inline"): most bodies have neither, and one scan says so.
+  if (!rawBody.includes('image') && !rawBody.includes('inline')) return 0;
   let count = 0;
   for (const marker of imageMarkers) {
     for (let at = rawBody.indexOf(marker); at !== -1; at = rawBody.indexOf(marker, at + marker.length)) count += 1;

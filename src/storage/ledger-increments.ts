@@ -46,10 +46,31 @@ export interface LedgerIncrements {
   readonly rollups: RollupIncrement[];
 }
 
-/** The periods a call made at `at` counts towards: the key's whole life, its UTC month and day. */
-export function spendPeriods(at: Date): { readonly all: 'all'; readonly month: string; readonly day: string } {
-  const iso = at.toISOString();
-  return { all: 'all', month: iso.slice(0, 7), day: iso.slice(0, 10) };
+export interface SpendPeriods {
+  readonly all: 'all';
+  /** `YYYY-MM`, UTC. */
+  readonly month: string;
+  /** `YYYY-MM-DD`, UTC. */
+  readonly day: string;
+}
+
+const dayMs = 86_400_000;
+let lastDay = Number.NaN;
+let lastPeriods: SpendPeriods = { all: 'all', month: '', day: '' };
+
+/**
+ * The periods a call made at `at` counts towards: the key's whole life, its UTC month and day.
+ * Asked on every budgeted call, so the strings of the latest day are kept rather than formatted again.
+ */
+export function spendPeriods(at: Date | number): SpendPeriods {
+  const ms = typeof at === 'number' ? at : at.getTime();
+  const day = Math.floor(ms / dayMs);
+  if (day !== lastDay) {
+    const iso = new Date(ms).toISOString();
+    lastPeriods = { all: 'all', month: iso.slice(0, 7), day: iso.slice(0, 10) };
+    lastDay = day;
+  }
+  return lastPeriods;
 }
 
 /** Start of the rollup bucket of `step` that holds `at` (UTC). */
