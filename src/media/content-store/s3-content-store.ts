@@ -45,6 +45,7 @@ export class S3ContentStore implements ContentStore {
 
   async put(key: string, content: ContentSource, contentType: string, options: PutOptions = {}): Promise<StoredContent> {
     const params = { Bucket: this.options.bucket, Key: this.keys.objectKeyFor(key), ContentType: contentType, Metadata: metadataFor(options) };
+    this.expiries.forget(params.Key);
     if (content instanceof Uint8Array) {
       await this.client.send(new PutObjectCommand({ ...params, Body: content })).catch((error: unknown) => {
         throw contentStoreError(error, 'store content');
@@ -114,7 +115,7 @@ export class S3ContentStore implements ContentStore {
       for (const object of page.Contents ?? []) {
         const key = object.Key === undefined ? undefined : this.keys.contentKeyOf(object.Key);
         if (key === undefined || object.Key === undefined) continue;
-        const expiry = await this.expiries.expiryOf(object.Key, object.ETag);
+        const expiry = await this.expiries.expiryOf(object.Key, object.ETag, object.LastModified);
         if (!expiry.present) continue;
         yield { key, size: object.Size ?? 0, storedAt: object.LastModified ?? new Date(0), ...(expiry.expiresAt === undefined ? {} : { expiresAt: expiry.expiresAt }) };
       }

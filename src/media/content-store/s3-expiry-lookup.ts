@@ -9,26 +9,27 @@ const rememberedAtMost = 100_000;
 export type ListedExpiry = { readonly present: true; readonly expiresAt?: Date } | { readonly present: false };
 
 /**
- * An object's expiry, which a listing does not carry: one HEAD per object, remembered by ETag
- * (the metadata of a given version never changes), so each sweep after the first asks only
- * about content written since.
+ * An object's expiry, which a listing does not carry: one HEAD per object, remembered by ETag and
+ * last-modified time together (a PUT of the same bytes keeps the ETag but not the time), so each
+ * sweep after the first asks only about content written since.
  */
 export class S3ExpiryLookup {
-  private readonly known = new Map<string, { readonly etag: string; readonly expiresAt?: Date }>();
+  private readonly known = new Map<string, { readonly version: string; readonly expiresAt?: Date }>();
 
   constructor(
     private readonly client: S3Client,
     private readonly bucket: string,
   ) {}
 
-  async expiryOf(objectKey: string, etag: string | undefined): Promise<ListedExpiry> {
+  async expiryOf(objectKey: string, etag: string | undefined, lastModified: Date | undefined): Promise<ListedExpiry> {
+    const version = etag === undefined || lastModified === undefined ? undefined : `${etag} ${lastModified.getTime()}`;
     const remembered = this.known.get(objectKey);
-    if (remembered !== undefined && etag !== undefined && remembered.etag === etag) return { present: true, ...(remembered.expiresAt === undefined ? {} : { expiresAt: remembered.expiresAt }) };
+    if (remembered !== undefined && version !== undefined && remembered.version === version) return { present: true, ...(remembered.expiresAt === undefined ? {} : { expiresAt: remembered.expiresAt }) };
     try {
       const head = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: objectKey }));
       const expiresAt = expiresAtOf(head.Metadata);
       if (this.known.size >= rememberedAtMost) this.known.clear();
-      if (head.ETag !== undefined) this.known.set(objectKey, { etag: head.ETag, ...(expiresAt === undefined ? {} : { expiresAt }) });
+      if (version !== undefined) this.known.set(objectKey, { version, ...(expiresAt === undefined ? {} : { expiresAt }) });
       return { present: true, ...(expiresAt === undefined ? {} : { expiresAt }) };
     } catch (error) {
       // Removed between the listing and now (another instance's sweeper): nothing to report.
