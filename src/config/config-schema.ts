@@ -67,7 +67,8 @@ const s3ContentSchema = z
     /** Keys go under `prefix/`, so one bucket can hold other things too. */
     prefix: z
       .string()
-      .regex(/^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)*\/?$/, 'expected path segments of letters, digits, `_`, `.` or `-`, such as `switchyard/content`')
+      .regex(/^[A-Za-z0-9_-][A-Za-z0-9_.-]*(\/[A-Za-z0-9_-][A-Za-z0-9_.-]*)*\/?$/, 'expected path segments of letters, digits, `_`, `.` or `-`, such as `switchyard/content`')
+      .refine((value) => !value.includes('..'), 'expected no `..` in the prefix')
       .transform((value) => value.replace(/\/+$/, ''))
       .optional(),
   })

@@ -60,7 +60,7 @@ describe('S3 content store', () => {
     expect(await objectText('plain/key.txt')).toBe('at the root');
   });
 
-  it('reports the source'"'"'s own error when a streamed upload fails part way, and keeps the old content', async () => {
+  it("reports the source's own error when a streamed upload fails part way, and keeps the old content", async () => {
     const store = new S3ContentStore(client, { bucket: server.bucket, prefix: 'abort' });
     await store.put('videos/v/content.mp4', Buffer.from('old'), 'video/mp4');
     async function* failsAfterOnePart(): AsyncIterable<Uint8Array> {
