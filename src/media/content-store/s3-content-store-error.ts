@@ -28,14 +28,15 @@ export function isUnsatisfiableRange(error: unknown): boolean {
 }
 
 /**
- * A failure of the bucket as a client-facing error. The message names the operation and the
- * service's error code (`NoSuchBucket`, `AccessDenied`, `ECONNREFUSED`) but never the endpoint,
- * bucket or credentials, which SDK messages can carry; the original stays as the cause for logs.
+ * A failure of the bucket as a client-facing error. The message names the operation, the
+ * service's error code (`NoSuchBucket`, `AccessDenied`, `ECONNREFUSED`) and status, never the
+ * endpoint, bucket or keys. The SDK's error is not kept as the cause: its message and fields can
+ * carry the host and the access key id (`SignatureDoesNotMatch` echoes it), and causes reach logs.
  */
 export function contentStoreError(error: unknown, operation: string): GatewayError {
   const { name, code } = shapeOf(error);
   const reason = typeof code === 'string' && /^E[A-Z]+$/.test(code) ? code : typeof name === 'string' && /^[A-Za-z]+$/.test(name) && name !== 'Error' ? name : undefined;
   const status = statusOf(error);
-  const detail = reason === undefined ? (status === undefined ? '' : ` (HTTP ${status})`) : ` (${reason})`;
-  return new GatewayError('content_store_unavailable', `The content store could not ${operation}${detail}; try again later.`, { cause: error });
+  const details = [reason, status === undefined ? undefined : `HTTP ${status}`].filter((detail) => detail !== undefined);
+  return new GatewayError('content_store_unavailable', `The content store could not ${operation}${details.length === 0 ? '' : ` (${details.join(', ')})`}; try again later.`);
 }

@@ -92,7 +92,9 @@ describe('S3 content store', () => {
     for (const failure of failures) {
       expect(failure).toBeInstanceOf(GatewayError);
       expect(failure).toMatchObject({ code: 'content_store_unavailable', status: 503 });
-      const message = (failure as GatewayError).message;
+      const { message, cause } = failure as GatewayError;
+      expect(message).toMatch(/^The content store could not (store|read|remove|list) content \(ECONNREFUSED\); try again later\.$/);
+      expect(cause).toBeUndefined();
       for (const secret of ['127.0.0.1', ':9', 'private-bucket-name', 'AKIASECRETKEYID', 'very-secret-access-key']) expect(message).not.toContain(secret);
     }
     unreachable.destroy();
@@ -100,7 +102,7 @@ describe('S3 content store', () => {
 
   it('reports a missing bucket as content_store_unavailable rather than as missing content', async () => {
     const store = new S3ContentStore(client, { bucket: 'no-such-bucket' });
-    await expect(store.get('images/x/0.png')).rejects.toMatchObject({ code: 'content_store_unavailable', message: expect.stringContaining('NoSuchBucket') });
+    await expect(store.get('images/x/0.png')).rejects.toMatchObject({ code: 'content_store_unavailable', message: expect.stringContaining('(NoSuchBucket, HTTP 404)') });
     await expect(store.put('images/x/0.png', Buffer.from('x'), 'image/png')).rejects.toMatchObject({ code: 'content_store_unavailable' });
   });
 });
