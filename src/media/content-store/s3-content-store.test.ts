@@ -54,6 +54,35 @@ describe('S3 content store', () => {
     expect(await objectText('elsewhere/d')).toBe('x');
   });
 
+  it('reads a streamed body only a few parts ahead of what the bucket has taken', async () => {
+    const mebibyte = 1024 * 1024;
+    const watched = server.client();
+    let produced = 0;
+    let taken = 0;
+    let mostAhead = 0;
+    watched.middlewareStack.add(
+      (next, context) => async (args) => {
+        const result = await next(args);
+        if (context.commandName === 'UploadPartCommand') taken += ((args.input as { Body?: Uint8Array }).Body?.byteLength ?? 0);
+        return result;
+      },
+      { step: 'initialize', name: 'countTakenBytes' },
+    );
+    async function* thirtyMebibytes(): AsyncIterable<Uint8Array> {
+      for (let index = 0; index < 30; index += 1) {
+        mostAhead = Math.max(mostAhead, produced - taken);
+        produced += mebibyte;
+        yield Buffer.alloc(mebibyte, index);
+      }
+    }
+    const stored = await new S3ContentStore(watched, { bucket: server.bucket, prefix: 'bounded' }).put('videos/long/video', thirtyMebibytes(), 'video/mp4');
+    watched.destroy();
+    expect(stored.size).toBe(30 * mebibyte);
+    expect(taken).toBe(30 * mebibyte);
+    // At most two 5 MiB parts in flight, one filling, and the chunk in hand; measured: 11 MiB.
+    expect(mostAhead).toBeLessThanOrEqual(16 * mebibyte);
+  });
+
   it('without a prefix, keeps content at the key itself', async () => {
     const store = new S3ContentStore(client, { bucket: server.bucket });
     await store.put('plain/key.txt', Buffer.from('at the root'), 'text/plain');
