@@ -121,4 +121,17 @@ describe('content kept in an S3-compatible bucket', () => {
     for (const key of ours) expect(left).not.toContain(key);
     expect((await fetch(`${gateway.url}/v1/videos/${videoId}/content`)).status).toBe(404);
   });
+
+  it('answers 503 content_store_unavailable, naming no endpoint, when the bucket stops answering', async () => {
+    const answer = await client.images.generate({ model: 'sim-image', prompt: 'a last kite', size: '1024x1024', quality: 'low', response_format: 'url' });
+    const url = answer.data?.[0]?.url ?? '';
+    expect((await fetch(url)).status).toBe(200);
+    await s3.stop();
+    const response = await fetch(url);
+    expect(response.status).toBe(503);
+    const body = await response.text();
+    expect(JSON.parse(body)).toMatchObject({ error: { code: 'content_store_unavailable' } });
+    expect(body).not.toContain(new URL(s3.endpoint).host);
+    expect(body).not.toContain(s3.bucket);
+  });
 });
