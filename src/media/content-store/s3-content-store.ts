@@ -22,6 +22,9 @@ export interface S3ContentStoreOptions {
  */
 const partsInFlight = 2;
 
+/** Objects whose metadata a listing asks for at once. */
+const headsAtOnce = 16;
+
 /** `bytes 2-5/10` as S3 answers a ranged GET. */
 const contentRangePattern = /^bytes (\d+)-(\d+)\/(\d+)$/;
 
@@ -112,12 +115,19 @@ export class S3ContentStore implements ContentStore {
         .catch((error: unknown) => {
           throw contentStoreError(error, 'list content');
         });
-      for (const object of page.Contents ?? []) {
+      const ours = (page.Contents ?? []).flatMap((object) => {
         const key = object.Key === undefined ? undefined : this.keys.contentKeyOf(object.Key);
-        if (key === undefined || object.Key === undefined) continue;
-        const expiry = await this.expiries.expiryOf(object.Key, object.ETag, object.LastModified);
-        if (!expiry.present) continue;
-        yield { key, size: object.Size ?? 0, storedAt: object.LastModified ?? new Date(0), ...(expiry.expiresAt === undefined ? {} : { expiresAt: expiry.expiresAt }) };
+        return key === undefined || object.Key === undefined ? [] : [{ key, objectKey: object.Key, object }];
+      });
+      // A few HEADs at a time: the first sweep of a large bucket asks about every object.
+      for (let start = 0; start < ours.length; start += headsAtOnce) {
+        const batch = ours.slice(start, start + headsAtOnce);
+        const expiries = await Promise.all(batch.map(({ objectKey, object }) => this.expiries.expiryOf(objectKey, object.ETag, object.LastModified)));
+        for (const [index, { key, object }] of batch.entries()) {
+          const expiry = expiries[index];
+          if (expiry === undefined || !expiry.present) continue;
+          yield { key, size: object.Size ?? 0, storedAt: object.LastModified ?? new Date(0), ...(expiry.expiresAt === undefined ? {} : { expiresAt: expiry.expiresAt }) };
+        }
       }
       continuationToken = page.IsTruncated === true ? page.NextContinuationToken : undefined;
     } while (continuationToken !== undefined);
