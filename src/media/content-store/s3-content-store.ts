@@ -17,8 +17,8 @@ export interface S3ContentStoreOptions {
 }
 
 /**
- * A streamed upload holds at most this many parts of 5 MiB in memory at once: a video is copied
- * from the upstream into the bucket without ever being held whole.
+ * Parts of 5 MiB a streamed upload sends at once. With the part being filled, a video copied from
+ * the upstream into the bucket holds about three parts in memory, never the whole video.
  */
 const partsInFlight = 2;
 
