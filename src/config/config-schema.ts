@@ -50,10 +50,40 @@ const publicUrlSchema = z
   }, 'expected an absolute http:// or https:// URL without query, fragment or credentials')
   .transform((value) => value.replace(/\/+$/, ''));
 
+/**
+ * An S3-compatible bucket for content, shared by every instance behind a load balancer. Without
+ * keys, the AWS SDK's own chain finds credentials (environment, profile, instance role).
+ */
+const s3ContentSchema = z
+  .object({
+    bucket: z.string().min(1),
+    /** Another S3-compatible service (MinIO, R2, Ceph); AWS itself when absent. */
+    endpoint: z.url({ protocol: /^https?$/, error: 'expected an http:// or https:// URL' }).optional(),
+    region: z.string().min(1).default('us-east-1'),
+    access_key_id: z.string().min(1).optional(),
+    secret_access_key: z.string().min(1).optional(),
+    /** `endpoint/bucket/key` addressing, which most self-hosted services need. */
+    force_path_style: z.boolean().default(false),
+    /** Keys go under `prefix/`, so one bucket can hold other things too. */
+    prefix: z
+      .string()
+      .regex(/^[A-Za-z0-9_-][A-Za-z0-9_.-]*(\/[A-Za-z0-9_-][A-Za-z0-9_.-]*)*\/?$/, 'expected path segments of letters, digits, `_`, `.` or `-`, such as `switchyard/content`')
+      .refine((value) => !value.includes('..'), 'expected no `..` in the prefix')
+      .transform((value) => value.replace(/\/+$/, ''))
+      .optional(),
+  })
+  .strict()
+  .refine((s3) => (s3.access_key_id === undefined) === (s3.secret_access_key === undefined), {
+    message: 'give access_key_id and secret_access_key together, or neither (the SDK then finds credentials itself)',
+    path: ['access_key_id'],
+  });
+
 /** Where generated images and videos are kept, and how long the keyless URLs to them last. */
 const contentSchema = z
   .object({
+    /** The local directory; not used when `s3` is given. */
     dir: z.string().min(1).default('./data/content'),
+    s3: s3ContentSchema.optional(),
     url_ttl_seconds: numeric(z.number().int().positive()).default(3600),
     /**
      * Signs content URLs. Without it the gateway generates one and keeps it in the database, so
@@ -168,4 +198,5 @@ export type ProviderConfig = z.infer<typeof providerSchema>;
 export type ModelConfig = z.infer<typeof modelSchema>;
 export type RouteConfig = z.infer<typeof routeSchema>;
 export type ContentConfig = z.infer<typeof contentSchema>;
+export type S3ContentConfig = z.infer<typeof s3ContentSchema>;
 export type VideosConfig = z.infer<typeof videosSchema>;

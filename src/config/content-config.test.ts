@@ -24,6 +24,44 @@ describe('content and public URL configuration', () => {
     expect(config.server.public_url).toBe('https://ai.example.com/switchyard');
   });
 
+  it('takes an S3-compatible bucket beside the directory, with region us-east-1 and virtual-hosted addressing by default', () => {
+    expect(configSchema.parse({ content: { s3: { bucket: 'media' } } }).content.s3).toEqual({ bucket: 'media', region: 'us-east-1', force_path_style: false });
+    const config = configSchema.parse({
+      content: {
+        s3: {
+          bucket: 'media',
+          endpoint: 'http://minio.internal:9000',
+          region: 'eu-west-1',
+          access_key_id: 'AKIAEXAMPLE',
+          secret_access_key: 'secret',
+          force_path_style: true,
+          prefix: 'switchyard/content/',
+        },
+      },
+    });
+    expect(config.content.s3).toEqual({
+      bucket: 'media',
+      endpoint: 'http://minio.internal:9000',
+      region: 'eu-west-1',
+      access_key_id: 'AKIAEXAMPLE',
+      secret_access_key: 'secret',
+      force_path_style: true,
+      prefix: 'switchyard/content',
+    });
+  });
+
+  it.each([
+    ['an S3 bucket without a name', { content: { s3: {} } }, 'content.s3.bucket'],
+    ['an unknown S3 field', { content: { s3: { bucket: 'media', access_key: 'x' } } }, 'content.s3'],
+    ['an S3 endpoint that is not an http URL', { content: { s3: { bucket: 'media', endpoint: 'minio:9000' } } }, 'content.s3.endpoint'],
+    ['an S3 access key without its secret', { content: { s3: { bucket: 'media', access_key_id: 'AKIAEXAMPLE' } } }, 'content.s3.access_key_id'],
+    ['an S3 secret without its access key', { content: { s3: { bucket: 'media', secret_access_key: 'secret' } } }, 'content.s3.access_key_id'],
+    ['an S3 prefix that climbs out', { content: { s3: { bucket: 'media', prefix: '../other' } } }, 'content.s3.prefix'],
+    ['an S3 prefix with a leading slash', { content: { s3: { bucket: 'media', prefix: '/content' } } }, 'content.s3.prefix'],
+  ])('refuses %s, naming the field', (_name, raw, path) => {
+    expect(issuePaths(raw)).toContain(path);
+  });
+
   it.each([
     ['an unknown content field', { content: { directory: './x' } }, 'content'],
     ['a zero ttl', { content: { url_ttl_seconds: 0 } }, 'content.url_ttl_seconds'],

@@ -42,6 +42,8 @@ export const errorRegistry = {
   upstream_timeout: { status: 504, retryable: true },
   upstream_invalid_response: { status: 502, retryable: false },
   no_route: { status: 503, retryable: false },
+  /** The bucket (or other store) holding generated images and videos did not answer or refused the gateway. */
+  content_store_unavailable: { status: 503, retryable: true },
   /** This instance should not be sent traffic: it is shutting down, or its database does not answer. */
   not_ready: { status: 503, retryable: true },
 } as const satisfies Record<string, { status: number; retryable: boolean }>;

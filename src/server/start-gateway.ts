@@ -4,14 +4,13 @@ import { hostname } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { catalogSnapshot, type CatalogSnapshot } from '../catalog/catalog-snapshot.js';
 import { LiveCatalog } from '../catalog/live-catalog.js';
-import path from 'node:path';
 import type { GatewayConfig } from '../config/config-schema.js';
 import { builtinSimulatorUrl } from '../config/default-config.js';
 import { ApiKeyVerifier } from '../keys/api-key-verifier.js';
 import { KeyUseRecorder } from '../keys/key-use-recorder.js';
 import { createLogger, type Logger } from '../logging/logger.js';
 import { ContentSweeper } from '../media/content-store/content-sweeper.js';
-import { LocalDirectoryContentStore } from '../media/content-store/local-directory-content-store.js';
+import { openContentStore } from '../media/content-store/open-content-store.js';
 import { contentUrlSecret } from '../media/content-store/content-url-secret.js';
 import { ContentUrlSigner } from '../media/content-store/content-url-signer.js';
 import { ImageContentPublisher } from '../media/images/image-content-publisher.js';
@@ -83,8 +82,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   ledger.onRecord(charged);
   const gatewayStorage = withVideoJobs(storage, chargingVideoJobStore(storage.videoJobs, charged));
   const readiness = new Readiness(() => storage.ping());
-  // Resolved against the working directory now, as the SQLite file is, so a later chdir changes nothing.
-  const contentStore = new LocalDirectoryContentStore(path.resolve(config.content.dir));
+  const contentStore = await openContentStore(config.content);
   const signer = new ContentUrlSigner(await contentUrlSecret(config.content.url_secret, storage.settings));
   const videoWorker = new VideoWorker({
     store: gatewayStorage.videoJobs,

@@ -1,15 +1,24 @@
 /**
- * What every content store must do, run against each implementation (a local directory here; a
- * bucket wherever one is configured), so they are interchangeable.
+ * What every content store must do, run against each implementation (a local directory, an
+ * S3-compatible bucket), so they are interchangeable. A store that lists page by page should be
+ * opened with a page size well under the 23 items of the paging case.
  */
 import { describe, expect, it } from 'vitest';
-import type { ContentReader, ContentStore } from './content-store.js';
+import type { ContentEntry, ContentReader, ContentStore } from './content-store.js';
 
 async function bytesOf(reader: ContentReader | undefined): Promise<Buffer> {
   if (reader === undefined) throw new Error('no content');
   const chunks: Uint8Array[] = [];
   for await (const chunk of reader.body) chunks.push(chunk);
   return Buffer.concat(chunks);
+}
+
+/** Chunks of `size` bytes (chunk n filled with n), each after a pause, as a slow upstream sends them. */
+async function* slowly(count: number, size: number, pauseMs: number): AsyncIterable<Uint8Array> {
+  for (let index = 0; index < count; index += 1) {
+    await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    yield Buffer.alloc(size, index + 1);
+  }
 }
 
 async function* chunked(content: Buffer, size: number): AsyncIterable<Uint8Array> {
@@ -59,9 +68,62 @@ export function describeContentStore(name: string, open: () => Promise<ContentSt
       await store.delete('images/img_2/0.webp');
     });
 
-    it('answers nothing for a key never stored', async () => {
+    it('answers nothing for a key never stored, whole or ranged, and removes it without complaint', async () => {
       const store = await open();
       expect(await store.get('images/never/0.png')).toBeUndefined();
+      expect(await store.get('images/never/0.png', { start: 0, end: 9 })).toBeUndefined();
+      await store.delete('images/never/0.png');
+    });
+
+    it('stores a slowly produced stream larger than one upload part, and serves ranges across the parts', async () => {
+      const store = await open();
+      const mebibyte = 1024 * 1024;
+      // Seven chunks of 1 MiB plus a short tail: past the 5 MiB where a bucket upload turns multipart.
+      async function* source(): AsyncIterable<Uint8Array> {
+        yield* slowly(7, mebibyte, 15);
+        yield Buffer.from('tail');
+      }
+      const stored = await store.put('videos/video_big/content.mp4', source(), 'video/mp4', { expiresAt: new Date('2031-05-06T07:08:09.000Z') });
+      const size = 7 * mebibyte + 4;
+      expect(stored).toEqual({ key: 'videos/video_big/content.mp4', contentType: 'video/mp4', size });
+      const whole = await bytesOf(await store.get('videos/video_big/content.mp4'));
+      expect(whole.length).toBe(size);
+      for (let index = 0; index < 7; index += 1) expect(whole[index * mebibyte + 12_345], `chunk ${index}`).toBe(index + 1);
+      expect(whole.subarray(-4).toString()).toBe('tail');
+      const across = await store.get('videos/video_big/content.mp4', { start: 5 * mebibyte - 2, end: 5 * mebibyte + 1 });
+      expect(across).toMatchObject({ contentType: 'video/mp4', size, range: { start: 5 * mebibyte - 2, end: 5 * mebibyte + 1 } });
+      expect([...(await bytesOf(across))]).toEqual([5, 5, 6, 6]);
+      const listed: ContentEntry[] = [];
+      for await (const entry of store.list()) if (entry.key === 'videos/video_big/content.mp4') listed.push(entry);
+      expect(listed).toMatchObject([{ size, expiresAt: new Date('2031-05-06T07:08:09.000Z') }]);
+    });
+
+    it('lists every item once when there are more than one listing page holds', async () => {
+      const store = await open();
+      const keys = Array.from({ length: 23 }, (_, index) => `paged/item_${String(index).padStart(2, '0')}/0.png`);
+      await Promise.all(keys.map((key, index) => store.put(key, Buffer.alloc(index + 1), 'image/png', { expiresAt: new Date(Date.UTC(2030, 0, 1 + index)) })));
+      const listed: ContentEntry[] = [];
+      for await (const entry of store.list()) if (entry.key.startsWith('paged/')) listed.push(entry);
+      expect(listed.map((entry) => entry.key).sort()).toEqual(keys);
+      for (const entry of listed) {
+        const index = keys.indexOf(entry.key);
+        expect(entry, entry.key).toMatchObject({ size: index + 1, expiresAt: new Date(Date.UTC(2030, 0, 1 + index)) });
+        expect(entry.storedAt).toBeInstanceOf(Date);
+      }
+    });
+
+    it('keeps the expiry of the latest write of a key, or none', async () => {
+      const store = await open();
+      const listedExpiry = async (): Promise<Date | undefined> => {
+        for await (const entry of store.list()) if (entry.key === 'expiry/item/0.png') return entry.expiresAt;
+        throw new Error('not listed');
+      };
+      await store.put('expiry/item/0.png', Buffer.from('same bytes'), 'image/png', { expiresAt: new Date('2030-01-01T00:00:00.000Z') });
+      expect(await listedExpiry()).toEqual(new Date('2030-01-01T00:00:00.000Z'));
+      await store.put('expiry/item/0.png', Buffer.from('same bytes'), 'image/png', { expiresAt: new Date('2032-02-02T00:00:00.000Z') });
+      expect(await listedExpiry()).toEqual(new Date('2032-02-02T00:00:00.000Z'));
+      await store.put('expiry/item/0.png', Buffer.from('same bytes'), 'image/png');
+      expect(await listedExpiry()).toBeUndefined();
     });
 
     it('refuses keys that could name something outside the store', async () => {
