@@ -67,14 +67,18 @@ export class OwnRedisServer {
   private process: ChildProcess | undefined;
   private readonly directory = mkdtempSync(path.join(os.tmpdir(), 'switchyard-redis-test-'));
 
-  constructor(readonly port: number) {}
+  /** `persistent`: an append-only file, so a stop and start keeps the data (a Redis restarted with persistence). */
+  constructor(
+    readonly port: number,
+    private readonly persistent = false,
+  ) {}
 
   get url(): string {
     return `redis://127.0.0.1:${this.port}`;
   }
 
   async start(): Promise<void> {
-    const server = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.directory, '--save', '', '--appendonly', 'no'], {
+    const server = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--dir', this.directory, '--save', '', '--appendonly', this.persistent ? 'yes' : 'no'], {
       stdio: 'ignore',
     });
     this.process = server;
@@ -91,7 +95,8 @@ export class OwnRedisServer {
     this.process = undefined;
     if (server === undefined || server.exitCode !== null) return;
     const exited = new Promise((resolve) => server.once('exit', resolve));
-    server.kill('SIGKILL');
+    // SIGTERM makes Redis flush its append-only file; without one it loses everything either way.
+    server.kill('SIGTERM');
     await exited;
   }
 
