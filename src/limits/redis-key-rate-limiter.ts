@@ -78,7 +78,7 @@ export class RedisKeyRateLimiter implements KeyRateLimiter {
         const endedAt = this.now();
         const tokensKey = this.counterKey(key.id, 'tokens', endedAt - (endedAt % rateWindowMs));
         // Nobody waits on this: a failure is logged by the outage and the slot lapses with its lease.
-        finishScript.run(this.redis, [inFlightKey, tokensKey], [callId, key.tpm === null ? 0 : tokensUsed, counterTtlMs]).then(
+        finishScript.run(this.redis, [inFlightKey, tokensKey], [callId, key.tpm === null ? 0 : wholeTokens(tokensUsed), counterTtlMs]).then(
           () => this.options.outage.answered(),
           (error: unknown) => this.options.outage.failedQuietly(error),
         );
@@ -104,4 +104,9 @@ export class RedisKeyRateLimiter implements KeyRateLimiter {
   private inFlightKey(keyId: string): string {
     return `${this.options.keyPrefix}rate:{${keyId}}:in-flight`;
   }
+}
+
+/** INCRBY takes integers only; a count that is not one must not cost the call its slot's release. */
+function wholeTokens(tokens: number): number {
+  return Number.isFinite(tokens) && tokens > 0 ? Math.round(tokens) : 0;
 }
