@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configSchema } from '../../src/config/config-schema.js';
 import { defaultConfig } from '../../src/config/default-config.js';
-import { closedPort, freshKeyPrefix, recordingLogger, testRedisUrl } from '../../src/redis/redis-test-support.js';
+import { closedPort, closeRedis, freshKeyPrefix, recordingLogger, testRedisClient, testRedisUrl } from '../../src/redis/redis-test-support.js';
 import { startGateway, type RunningGateway } from '../../src/server/start-gateway.js';
 import { openStorage } from '../../src/storage/open-storage.js';
 import type { Storage } from '../../src/storage/ports.js';
@@ -40,6 +40,21 @@ if (testRedisUrl === undefined) {
   });
 
   describe('two gateways sharing one Redis', () => {
+    it('are ready while Redis answers, and close their connection with the gateway', async () => {
+      for (const gateway of gateways) expect((await fetch(`${gateway.url}/ready`)).status).toBe(200);
+      const observer = await testRedisClient(url);
+      try {
+        const connections = async () => ((await observer.call('CLIENT', 'LIST')) as string).trim().split('\n').length;
+        const before = await connections();
+        const third = await gatewayWith(storage, { url, key_prefix: freshKeyPrefix() });
+        expect(await connections()).toBe(before + 1);
+        await third.close();
+        expect(await connections()).toBe(before);
+      } finally {
+        await closeRedis(observer);
+      }
+    });
+
     it('count one key\'s requests per minute together, in the headers and the 429', async () => {
       await startOfAFreshMinute();
       const { secret } = await insertLimitedKey(storage, { rpm: 3 });
