@@ -126,6 +126,18 @@ if (testRedisUrl === undefined) {
       unreachable.disconnect();
     });
 
+    it('says so when redis answers with an error rather than not at all', async () => {
+      const { logger, messages } = recordingLogger();
+      const keyPrefix = freshKeyPrefix();
+      const limiter = new RedisKeyRateLimiter(first, { keyPrefix, outage: testOutage('rate limits', 'open', logger) });
+      // Something else wrote the in-flight key as another type: the script fails on it.
+      await first.set(`${keyPrefix}rate:{key_1}:in-flight`, 'not a sorted set');
+      expect((await limiter.admit(rateLimitedKey({ concurrency: 1 }))).standing).toBeNull();
+      await delay(20);
+      expect(messages()).toHaveLength(1);
+      expect(messages()[0]).toMatch(/^redis refused a command \(.*WRONGTYPE.*\): rate limits are not enforced/);
+    });
+
     it('fails closed: refuses with 503 limits_unavailable', async () => {
       const unreachable = await testRedisClient(`redis://127.0.0.1:${await closedPort()}`);
       const limiter = new RedisKeyRateLimiter(unreachable, { keyPrefix: freshKeyPrefix(), outage: testOutage('rate limits', 'closed') });

@@ -31,9 +31,11 @@ export class RedisOutage {
   failed(error: unknown): void {
     if (!this.down) {
       this.down = true;
+      // A reply error is Redis answering "no" (a script it could not run), not Redis gone: say so.
+      const cause = error instanceof Error && error.name === 'ReplyError' ? `redis refused a command (${error.message})` : 'redis does not answer';
       this.logger.warn(
         { err: error, failMode: this.mode },
-        this.mode === 'open' ? `redis does not answer: ${this.what} are not enforced until it does` : `redis does not answer: calls that need ${this.what} are refused until it does`,
+        this.mode === 'open' ? `${cause}: ${this.what} are not enforced until it does` : `${cause}: calls that need ${this.what} are refused until it does`,
       );
     }
     if (this.mode === 'closed') {
