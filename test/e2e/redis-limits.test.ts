@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configSchema } from '../../src/config/config-schema.js';
 import { defaultConfig } from '../../src/config/default-config.js';
-import { closedPort, closeRedis, freshKeyPrefix, recordingLogger, testRedisClient, testRedisUrl } from '../../src/redis/redis-test-support.js';
+import { closedPort, closeRedis, freshKeyPrefix, OwnRedisServer, recordingLogger, testRedisClient, testRedisUrl } from '../../src/redis/redis-test-support.js';
 import { startGateway, type RunningGateway } from '../../src/server/start-gateway.js';
 import { openStorage } from '../../src/storage/open-storage.js';
 import type { Storage } from '../../src/storage/ports.js';
@@ -119,6 +119,35 @@ if (testRedisUrl === undefined) {
         expect(((await ready.json()) as { error: { message: string } }).error.message).toContain('Redis');
       } finally {
         await gateway.close();
+      }
+    });
+
+    it('serves again once Redis is back, without a restart', async () => {
+      const server = new OwnRedisServer(await closedPort());
+      await server.start();
+      const gateway = await gatewayWith(storage, { url: server.url, key_prefix: freshKeyPrefix() });
+      try {
+        const budgeted = await insertLimitedKey(storage, { budgetNanoUsd: 10n ** 12n, rpm: 100 });
+        const first = await chat(gateway, budgeted.secret);
+        expect(first.status).toBe(200);
+        expect(first.headers.get('x-ratelimit-remaining-requests')).toBe('99');
+        await server.stop();
+        expect((await chat(gateway, budgeted.secret)).status).toBe(503);
+        expect((await fetch(`${gateway.url}/ready`)).status).toBe(503);
+        await server.start();
+        const deadline = Date.now() + 10_000;
+        let answer = await chat(gateway, budgeted.secret);
+        while (answer.status !== 200 && Date.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          answer = await chat(gateway, budgeted.secret);
+        }
+        expect(answer.status).toBe(200);
+        // A Redis without persistence came back empty: this minute counts afresh from it.
+        expect(Number(answer.headers.get('x-ratelimit-remaining-requests'))).toBeGreaterThanOrEqual(97);
+        expect((await fetch(`${gateway.url}/ready`)).status).toBe(200);
+      } finally {
+        await gateway.close();
+        await server.remove();
       }
     });
 
