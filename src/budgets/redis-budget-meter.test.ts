@@ -157,7 +157,7 @@ if (testRedisUrl === undefined) {
       unreachable.disconnect();
     });
 
-    it('recovers without a restart, sending again the settlements that failed meanwhile', async () => {
+    it('recovers without a restart, sending again the settlements and releases that failed meanwhile', async () => {
       const server = new OwnRedisServer(await closedPort(), true);
       await server.start();
       const client = await testRedisClient(server.url);
@@ -167,9 +167,11 @@ if (testRedisUrl === undefined) {
         const meter = meterOn(client, prefix, { readSpend: stored.read });
         const limited = budgetedKey({ budgetNanoUsd: 1_000n });
         await meter.reserve(limited, 'a', 500n);
+        await meter.reserve(limited, 'failed', 400n);
         await server.stop();
         await expect(meter.reserve(limited, 'b', 1n)).rejects.toMatchObject({ code: 'limits_unavailable' });
         meter.settle(settledEntry('a', 300n, Date.now()));
+        meter.release('key_1', 'failed');
         await delay(50);
         await server.start();
         const deadline = Date.now() + 10_000;
@@ -183,7 +185,7 @@ if (testRedisUrl === undefined) {
         }
         expect(reserved).toBe(true);
         await client.ping();
-        // The reservation of `a` ended and its cost counted, though Redis was down when it settled.
+        // The reservation of `a` ended and its cost counted, and `failed` was released, though Redis was down then.
         expect(await client.hmget(`${prefix}budget:{key_1}:spend`, 'total', 'reserved')).toEqual(['300', '100']);
         expect(stored.reads()).toBe(1);
       } finally {

@@ -22,8 +22,11 @@ const defaultReservationTtlMs = 2 * 60 * 60 * 1000;
 const stateTtlMs = 7 * 24 * 60 * 60 * 1000;
 /** A settlement repeated within this time counts once. */
 const settledMarkerTtlMs = 6 * 60 * 60 * 1000;
-/** Settlements kept while Redis does not answer, sent again once it does; older ones beyond this are dropped. */
-const maxUnsettled = 10_000;
+/** Settlements and releases kept while Redis does not answer, sent again once it does; older ones beyond this are dropped. */
+const maxUnsent = 10_000;
+
+/** Work that must reach Redis eventually, or budgets there drift from the ledger (or stay reserved for hours). */
+type Unsent = { readonly settle: LedgerEntry } | { readonly release: { readonly keyId: string; readonly requestId: string } };
 
 type ReserveAnswer = ['seed'] | ['over', BudgetKind, string, string] | ['ok'];
 
@@ -34,13 +37,14 @@ type ReserveAnswer = ['seed'] | ['over', BudgetKind, string, string] | ['ok'];
  * entry settles its reservation and adds its cost in one more, counted once per request id.
  *
  * A key's totals are seeded from the ledger's running totals the first time a check needs them
- * (and again if Redis lost them, e.g. a restart without persistence). Settlements that fail while
- * Redis is down are kept and sent again when it answers, so its totals do not fall behind the ledger.
+ * (and again if Redis lost them, e.g. a restart without persistence). Settlements and releases that
+ * fail while Redis is down are kept and sent again when it answers, so its totals do not fall behind
+ * the ledger and a released reservation does not hold a budget until it lapses.
  */
 export class RedisBudgetMeter implements BudgetMeter {
   private readonly now: () => number;
   private readonly reservationTtlMs: number;
-  private unsettled: LedgerEntry[] = [];
+  private unsent: Unsent[] = [];
 
   constructor(
     private readonly redis: Redis,
@@ -69,16 +73,11 @@ export class RedisBudgetMeter implements BudgetMeter {
 
   settle(entry: LedgerEntry): void {
     if (entry.keyId === null) return;
-    this.send(entry);
+    this.send({ settle: entry });
   }
 
   release(keyId: string, requestId: string): void {
-    const keys = this.keysOf(keyId);
-    releaseScript.run(this.redis, [keys.spend, keys.reservations, keys.amounts], [requestId]).then(
-      () => this.answered(),
-      // Lost: the reservation lapses after its time to live.
-      (error: unknown) => this.options.outage.failedQuietly(error),
-    );
+    this.send({ release: { keyId, requestId } });
   }
 
   private runReserve(key: ApiKeyRecord, requestId: string, worst: bigint, now: number): Promise<ReserveAnswer> {
@@ -102,27 +101,34 @@ export class RedisBudgetMeter implements BudgetMeter {
     );
   }
 
-  private send(entry: LedgerEntry): void {
+  /** Sent without waiting; kept and sent again once Redis answers when it fails (a repeat is harmless: settling counts once, releasing twice ends nothing more). */
+  private send(work: Unsent): void {
+    this.run(work).then(
+      () => this.answered(),
+      (error: unknown) => {
+        this.options.outage.failedQuietly(error);
+        if (this.unsent.length >= maxUnsent) this.unsent.shift();
+        this.unsent.push(work);
+      },
+    );
+  }
+
+  private run(work: Unsent): Promise<unknown> {
+    if ('release' in work) {
+      const keys = this.keysOf(work.release.keyId);
+      return releaseScript.run(this.redis, [keys.spend, keys.reservations, keys.amounts], [work.release.requestId]);
+    }
+    const entry = work.settle;
     const keys = this.keysOf(entry.keyId as string);
     const { month, day } = spendPeriods(entry.createdAt);
-    settleScript
-      .run(this.redis, [keys.spend, keys.reservations, keys.amounts, `${keys.settledPrefix}${entry.requestId}`], [
-        entry.requestId,
-        entry.costNanoUsd.toString(),
-        month,
-        day,
-        settledMarkerTtlMs,
-        stateTtlMs,
-      ])
-      .then(
-        () => this.answered(),
-        (error: unknown) => {
-          this.options.outage.failedQuietly(error);
-          // Sent again once Redis answers; the settled marker makes a repeat harmless.
-          if (this.unsettled.length >= maxUnsettled) this.unsettled.shift();
-          this.unsettled.push(entry);
-        },
-      );
+    return settleScript.run(this.redis, [keys.spend, keys.reservations, keys.amounts, `${keys.settledPrefix}${entry.requestId}`], [
+      entry.requestId,
+      entry.costNanoUsd.toString(),
+      month,
+      day,
+      settledMarkerTtlMs,
+      stateTtlMs,
+    ]);
   }
 
   /** Runs a command on the shared store; undefined when it failed and the fail mode is open (closed throws 503). */
@@ -140,10 +146,10 @@ export class RedisBudgetMeter implements BudgetMeter {
 
   private answered(): void {
     this.options.outage.answered();
-    if (this.unsettled.length === 0) return;
-    const retry = this.unsettled;
-    this.unsettled = [];
-    for (const entry of retry) this.send(entry);
+    if (this.unsent.length === 0) return;
+    const retry = this.unsent;
+    this.unsent = [];
+    for (const work of retry) this.send(work);
   }
 
   private keysOf(keyId: string) {
