@@ -96,7 +96,7 @@ if redis.call('EXISTS', KEYS[1]) == 0 then
   drop_reservation(KEYS[1], KEYS[2], KEYS[3], ARGV[1])
   return 0
 end
-if not redis.call('SET', KEYS[4], '1', 'NX', 'PX', ARGV[5]) then return 0 end
+if redis.call('EXISTS', KEYS[4]) == 1 then return 0 end
 drop_reservation(KEYS[1], KEYS[2], KEYS[3], ARGV[1])
 redis.call('HINCRBY', KEYS[1], 'total', ARGV[2])
 local periods = {{'month_label', 'month', ARGV[3]}, {'day_label', 'day', ARGV[4]}}
@@ -111,6 +111,8 @@ for _, period in ipairs(periods) do
   -- An entry of an earlier period than the newest one here no longer moves any budget checked now.
 end
 redis.call('PEXPIRE', KEYS[1], ARGV[6])
+-- Marked last: a script that failed half-way (Redis does not undo its writes) is not taken as done.
+redis.call('SET', KEYS[4], '1', 'PX', ARGV[5])
 return 1
 `,
   4,

@@ -145,6 +145,22 @@ if (testRedisUrl === undefined) {
       unreachable.disconnect();
     });
 
+    it('does not send again a settlement Redis refused, which would fail every time', async () => {
+      const { logger, messages } = recordingLogger();
+      const prefix = freshKeyPrefix();
+      const meter = new RedisBudgetMeter(first, { keyPrefix: prefix, outage: testOutage('budgets', 'closed', logger), readSpend: nothingSpent });
+      await meter.reserve(budgetedKey({ budgetNanoUsd: 1_000n }), 'a', 1n);
+      // Something else wrote one of the key's entries as another type: its settlement fails in the script.
+      await first.set(`${prefix}budget:{key_1}:amounts`, 'not a hash');
+      meter.settle(settledEntry('a', 5n, Date.now()));
+      await first.ping();
+      for (const request of ['b', 'c', 'd']) await meter.reserve(budgetedKey({ budgetNanoUsd: 1_000n }, 'key_2'), request, 1n);
+      await delay(20);
+      expect(messages()).toHaveLength(2);
+      expect(messages()[0]).toMatch(/^redis refused a command \(.*WRONGTYPE.*\): calls that need budgets are refused/);
+      expect(messages()[1]).toBe('redis answers again: budgets are shared across instances again');
+    });
+
     it('fails open when so configured, logging the outage once', async () => {
       const { logger, messages } = recordingLogger();
       const unreachable = await testRedisClient(`redis://127.0.0.1:${await closedPort()}`);

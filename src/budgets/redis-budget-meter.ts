@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { RedisOutage } from '../redis/redis-outage.js';
+import { isRefusal, type RedisOutage } from '../redis/redis-outage.js';
 import { spendPeriods } from '../storage/ledger-increments.js';
 import type { ApiKeyRecord, KeySpend, LedgerEntry } from '../storage/ports.js';
 import { hasBudget, type BudgetMeter } from './budget-meter.js';
@@ -107,6 +107,7 @@ export class RedisBudgetMeter implements BudgetMeter {
       () => this.answered(),
       (error: unknown) => {
         this.options.outage.failedQuietly(error);
+        if (isRefusal(error)) return;
         if (this.unsent.length >= maxUnsent) this.unsent.shift();
         this.unsent.push(work);
       },

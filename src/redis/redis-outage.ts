@@ -32,7 +32,7 @@ export class RedisOutage {
     if (!this.down) {
       this.down = true;
       // A reply error is Redis answering "no" (a script it could not run), not Redis gone: say so.
-      const cause = error instanceof Error && error.name === 'ReplyError' ? `redis refused a command (${error.message})` : 'redis does not answer';
+      const cause = isRefusal(error) ? `redis refused a command (${error.message})` : 'redis does not answer';
       this.logger.warn(
         { err: error, failMode: this.mode },
         this.mode === 'open' ? `${cause}: ${this.what} are not enforced until it does` : `${cause}: calls that need ${this.what} are refused until it does`,
@@ -55,4 +55,9 @@ export class RedisOutage {
   get isDown(): boolean {
     return this.down;
   }
+}
+
+/** Redis answered with an error (a script it could not run, a key of another type): sending the same again will not help. */
+export function isRefusal(error: unknown): error is Error {
+  return error instanceof Error && error.name === 'ReplyError';
 }
