@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { closedPort, OwnRedisServer, recordingLogger } from './redis-test-support.js';
+import { closedPort, OwnRedisServer, recordingLogger, testRedisUrl } from './redis-test-support.js';
 import { closeRedis, connectRedis, openRedis } from './open-redis.js';
 
 const config = (url: string) => ({ url, limits_fail_mode: 'open', budgets_fail_mode: 'closed', connect_timeout_ms: 300, command_timeout_ms: 300, key_prefix: '' }) as const;
 
-describe('the redis connection of the gateway', () => {
+// Runs redis-server of its own; like every Redis test, only where scripts/with-redis.js provides one.
+describe.skipIf(testRedisUrl === undefined)('the redis connection of the gateway', () => {
   it('refuses commands at once while redis is down, and answers once it is up, without reopening', async () => {
     const server = new OwnRedisServer(await closedPort());
     const client = openRedis(config(server.url), recordingLogger().logger);
