@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * The whole test suite: vitest over every unit, contract and end-to-end test, next to a throwaway
- * PostgreSQL so the storage contract runs against both SQLite and PostgreSQL. Ends with one plain
+ * PostgreSQL (so the storage contract runs against both SQLite and PostgreSQL) and a throwaway
+ * Redis (so the limits and budgets contracts run against memory and Redis). Ends with one plain
  * `N passed, N failed, N skipped` line.
  */
 import { spawnSync } from 'node:child_process';
@@ -33,6 +34,8 @@ const result = spawnSync(
   process.execPath,
   [
     path.join(root, 'scripts', 'with-postgres.js'),
+    process.execPath,
+    path.join(root, 'scripts', 'with-redis.js'),
     vitest,
     'run',
     '--reporter=default',

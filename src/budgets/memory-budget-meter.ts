@@ -1,8 +1,7 @@
-import { formatNanoUsd } from '../catalog/pricing/decimal-usd.js';
-import { GatewayError } from '../errors/gateway-error.js';
 import { spendPeriods } from '../storage/ledger-increments.js';
 import type { ApiKeyRecord, KeySpend, LedgerEntry } from '../storage/ports.js';
 import { hasBudget, type BudgetMeter } from './budget-meter.js';
+import { budgetRefusal, type BudgetKind } from './budget-refusal.js';
 
 interface Reservation {
   readonly nanoUsd: bigint;
@@ -137,12 +136,7 @@ export class MemoryBudgetMeter implements BudgetMeter {
   }
 }
 
-function refuseIfOver(kind: 'absolute' | 'daily' | 'monthly', limit: bigint | null, spent: bigint, committed: bigint, worst: bigint): void {
+function refuseIfOver(kind: BudgetKind, limit: bigint | null, spent: bigint, committed: bigint, worst: bigint): void {
   if (limit === null || spent + committed <= limit) return;
-  const left = limit - spent > 0n ? limit - spent : 0n;
-  const name = kind === 'absolute' ? 'budget' : `${kind} budget`;
-  throw new GatewayError(
-    'budget_exhausted',
-    `This API key's ${name} of $${formatNanoUsd(limit)} has no room for this request: it could cost up to $${formatNanoUsd(worst)} and $${formatNanoUsd(left)} is left${committed > worst ? ' beside requests in flight' : ''}.`,
-  );
+  throw budgetRefusal(kind, limit, spent, committed, worst);
 }

@@ -17,6 +17,24 @@ const providerSchema = z
   })
   .strict();
 
+const failModes = ['open', 'closed'] as const;
+
+/** Rate limits, concurrency and budget reservations shared by every instance (interface.md §8). */
+const redisSchema = z
+  .object({
+    url: z.string().min(1),
+    /** With Redis unreachable: `open` admits calls without rate limits, `closed` refuses them with 503. */
+    limits_fail_mode: z.enum(failModes).default('open'),
+    /** With Redis unreachable: `closed` refuses calls of keys with a budget with 503, `open` lets them through unmetered. */
+    budgets_fail_mode: z.enum(failModes).default('closed'),
+    connect_timeout_ms: numeric(z.number().int().positive()).default(2_000),
+    /** How long one admission or reservation may wait for Redis before its fail mode applies. */
+    command_timeout_ms: numeric(z.number().int().positive()).default(500),
+    /** Prepended to every Redis key, so several gateways (or tests) can share one Redis. */
+    key_prefix: z.string().default('switchyard:'),
+  })
+  .strict();
+
 const routeSchema = z
   .object({
     provider: z.string().min(1),
@@ -153,7 +171,7 @@ export const configSchema = z
       .strict()
       .default({ host: '127.0.0.1', port: 8787, body_limit_bytes: 32 * 1024 * 1024, discovery_requires_key: false, open_access: 'auto', watch_config: false }),
     database: z.object({ url: z.string().min(1) }).strict().default({ url: 'sqlite:./data/switchyard.db' }),
-    redis: z.object({ url: z.string().min(1) }).strict().optional(),
+    redis: redisSchema.optional(),
     content: contentSchema,
     videos: videosSchema,
     admin: adminSchema,
@@ -200,3 +218,5 @@ export type RouteConfig = z.infer<typeof routeSchema>;
 export type ContentConfig = z.infer<typeof contentSchema>;
 export type S3ContentConfig = z.infer<typeof s3ContentSchema>;
 export type VideosConfig = z.infer<typeof videosSchema>;
+export type RedisConfig = NonNullable<GatewayConfig['redis']>;
+export type FailMode = RedisConfig['limits_fail_mode'];

@@ -46,6 +46,11 @@ export const errorRegistry = {
   content_store_unavailable: { status: 503, retryable: true },
   /** This instance should not be sent traffic: it is shutting down, or its database does not answer. */
   not_ready: { status: 503, retryable: true },
+  /**
+   * Redis, which holds the rate limits or budgets shared by every instance, does not answer and its
+   * fail mode is `closed`. Another route would meet the same store, so it is no retry.
+   */
+  limits_unavailable: { status: 503, retryable: false },
 } as const satisfies Record<string, { status: number; retryable: boolean }>;
 
 export type ErrorCode = keyof typeof errorRegistry;

@@ -1,6 +1,6 @@
 import type { ApiKeyRecord } from '../storage/ports.js';
 import type { KeyRateLimiter, RateAdmission, RateLimitStanding } from './key-rate-limiter.js';
-import { RateLimitedError } from './rate-limited-error.js';
+import { rateRefusals, rateStanding, rateWindowMs as windowMs } from './rate-refusals.js';
 
 /** One key's counters; the object lives as long as the process, so admissions can hold it. */
 interface KeyWindow {
@@ -10,8 +10,6 @@ interface KeyWindow {
   tokens: number;
   inFlight: number;
 }
-
-const windowMs = 60_000;
 
 /**
  * Rate limits held in this process: fixed one-minute windows per key (aligned to the wall-clock
@@ -30,13 +28,13 @@ export class MemoryKeyRateLimiter implements KeyRateLimiter {
     const resetAt = window.start + windowMs;
     const retryAfter = Math.max(1, Math.ceil((resetAt - now) / 1000));
     if (key.rpm !== null && window.requests >= key.rpm) {
-      throw new RateLimitedError(`Rate limit of ${key.rpm} requests per minute reached for this API key.`, retryAfter, standing(key, window));
+      throw rateRefusals.requests(key, retryAfter, standing(key, window));
     }
     if (key.tpm !== null && window.tokens >= key.tpm) {
-      throw new RateLimitedError(`Rate limit of ${key.tpm} tokens per minute reached for this API key.`, retryAfter, standing(key, window));
+      throw rateRefusals.tokens(key, retryAfter, standing(key, window));
     }
     if (key.concurrency !== null && window.inFlight >= key.concurrency) {
-      throw new RateLimitedError(`This API key already has ${key.concurrency} ${key.concurrency === 1 ? 'request' : 'requests'} in flight, its limit.`, 1, standing(key, window));
+      throw rateRefusals.concurrency(key, standing(key, window));
     }
     window.requests += 1;
     window.inFlight += 1;
@@ -71,12 +69,5 @@ export class MemoryKeyRateLimiter implements KeyRateLimiter {
 }
 
 function standing(key: ApiKeyRecord, window: KeyWindow): RateLimitStanding | null {
-  if (key.rpm === null && key.tpm === null) return null;
-  return {
-    requestLimit: key.rpm,
-    requestsRemaining: key.rpm === null ? 0 : Math.max(0, key.rpm - window.requests),
-    tokenLimit: key.tpm,
-    tokensRemaining: key.tpm === null ? 0 : Math.max(0, key.tpm - window.tokens),
-    resetAt: window.start + windowMs,
-  };
+  return rateStanding(key, window.start, window.requests, window.tokens);
 }

@@ -36,4 +36,20 @@ describe('Readiness', () => {
     answer();
     expect(await checking).toBe('shutting_down');
   });
+
+  it('is not ready while a configured Redis does not answer, in time or at all', async () => {
+    const refused = new Readiness(async () => undefined, 2_000, async () => {
+      throw new Error('connection refused');
+    });
+    expect(await refused.check()).toBe('redis_unreachable');
+    expect(await new Readiness(async () => undefined, 20, () => new Promise<void>(() => undefined)).check()).toBe('redis_unreachable');
+    expect(await new Readiness(async () => undefined, 2_000, async () => undefined).check()).toBeUndefined();
+  });
+
+  it('names the database first when neither answers', async () => {
+    const down = async () => {
+      throw new Error('down');
+    };
+    expect(await new Readiness(down, 2_000, down).check()).toBe('database_unreachable');
+  });
 });

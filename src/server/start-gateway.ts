@@ -15,9 +15,7 @@ import { contentUrlSecret } from '../media/content-store/content-url-secret.js';
 import { ContentUrlSigner } from '../media/content-store/content-url-signer.js';
 import { ImageContentPublisher } from '../media/images/image-content-publisher.js';
 import { VideoWorker } from '../media/videos/video-worker.js';
-import { KeyLimits } from '../limits/key-limits.js';
-import { MemoryKeyRateLimiter } from '../limits/memory-key-rate-limiter.js';
-import { MemoryBudgetMeter } from '../budgets/memory-budget-meter.js';
+import { openKeyLimits } from '../limits/open-key-limits.js';
 import { LedgerWriter } from '../metering/ledger-writer.js';
 import { GatewayMetrics } from '../observability/gateway-metrics.js';
 import { Readiness } from '../observability/readiness.js';
@@ -73,7 +71,9 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   const verifier = new ApiKeyVerifier(storage.keys);
   const keyUses = new KeyUseRecorder(storage.keys, logger);
   const ledger = new LedgerWriter(storage.ledger, logger);
-  const budgets = new MemoryBudgetMeter((keyId, at) => storage.ledger.spend(keyId, at));
+  // Shared by every instance through Redis when it is configured, else held in this process.
+  const keyLimits = await openKeyLimits(config.redis, (keyId, at) => storage.ledger.spend(keyId, at), logger);
+  const budgets = keyLimits.budgets;
   const metrics = new GatewayMetrics({ videoJobCounts: () => storage.videoJobs.countByStatus(), logger });
   const charged = (entry: LedgerEntry): void => {
     budgets.settle(entry);
@@ -81,7 +81,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   };
   ledger.onRecord(charged);
   const gatewayStorage = withVideoJobs(storage, chargingVideoJobStore(storage.videoJobs, charged));
-  const readiness = new Readiness(() => storage.ping());
+  const readiness = new Readiness(() => storage.ping(), undefined, keyLimits.pingRedis);
   const contentStore = await openContentStore(config.content);
   const signer = new ContentUrlSigner(await contentUrlSecret(config.content.url_secret, storage.settings));
   const videoWorker = new VideoWorker({
@@ -100,7 +100,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     catalog,
     storage: gatewayStorage,
     ledger,
-    limits: new KeyLimits(new MemoryKeyRateLimiter(), budgets),
+    limits: keyLimits.limits,
     logger,
     authenticator: new Authenticator(verifier, storage.keys, openAccessMode(config), keyUses),
     keyUses,
@@ -141,6 +141,8 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
         server.closeAllConnections();
       });
       await Promise.all([ledger.close(), keyUses.close()]);
+      // After the ledger: its last entries settle their reservations on the way out.
+      await keyLimits.close();
       await simulator?.then((running) => running.close());
       if (options.storage === undefined) await storage.close();
       await closeUpstreamPools().catch(() => undefined);

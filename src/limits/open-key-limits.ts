@@ -1,0 +1,49 @@
+import type { BudgetMeter } from '../budgets/budget-meter.js';
+import { MemoryBudgetMeter } from '../budgets/memory-budget-meter.js';
+import { RedisBudgetMeter } from '../budgets/redis-budget-meter.js';
+import type { RedisConfig } from '../config/config-schema.js';
+import type { Logger } from '../logging/logger.js';
+import { closeRedis, connectRedis, openRedis } from '../redis/open-redis.js';
+import { RedisOutage } from '../redis/redis-outage.js';
+import type { KeySpend } from '../storage/ports.js';
+import { KeyLimits } from './key-limits.js';
+import { MemoryKeyRateLimiter } from './memory-key-rate-limiter.js';
+import { RedisKeyRateLimiter } from './redis-key-rate-limiter.js';
+
+export interface OpenedKeyLimits {
+  readonly limits: KeyLimits;
+  readonly budgets: BudgetMeter;
+  /**
+   * For `GET /ready`: answers while the Redis the limits need answers. Absent without Redis, and
+   * when both fail modes are open — an instance that serves without Redis by choice stays ready,
+   * rather than every instance leaving the load balancer together when the one Redis goes.
+   */
+  readonly pingRedis?: () => Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The rate limits and budgets of this gateway: held in this process, or shared by every instance
+ * through Redis when `redis` is configured (interface.md §8). A Redis that does not answer at
+ * start does not stop the gateway: its fail modes apply until it answers.
+ */
+export async function openKeyLimits(redisConfig: RedisConfig | undefined, readSpend: (keyId: string, at: Date) => Promise<KeySpend>, logger: Logger): Promise<OpenedKeyLimits> {
+  if (redisConfig === undefined) {
+    const budgets = new MemoryBudgetMeter(readSpend);
+    return { limits: new KeyLimits(new MemoryKeyRateLimiter(), budgets), budgets, close: async () => undefined };
+  }
+  const redis = openRedis(redisConfig, logger);
+  if (!(await connectRedis(redis, redisConfig.connect_timeout_ms))) {
+    logger.warn({ limitsFailMode: redisConfig.limits_fail_mode, budgetsFailMode: redisConfig.budgets_fail_mode }, 'redis does not answer at start; its fail modes apply until it does');
+  }
+  const keyPrefix = redisConfig.key_prefix;
+  const budgets = new RedisBudgetMeter(redis, { keyPrefix, readSpend, outage: new RedisOutage('budgets', redisConfig.budgets_fail_mode, logger) });
+  const rates = new RedisKeyRateLimiter(redis, { keyPrefix, outage: new RedisOutage('rate limits', redisConfig.limits_fail_mode, logger) });
+  const bothOpen = redisConfig.limits_fail_mode === 'open' && redisConfig.budgets_fail_mode === 'open';
+  return {
+    limits: new KeyLimits(rates, budgets),
+    budgets,
+    ...(bothOpen ? {} : { pingRedis: async () => void (await redis.ping()) }),
+    close: () => closeRedis(redis),
+  };
+}

@@ -1,0 +1,28 @@
+import type { ApiKeyRecord } from '../storage/ports.js';
+import type { RateLimitStanding } from './key-rate-limiter.js';
+import { RateLimitedError } from './rate-limited-error.js';
+
+/** The 429s every implementation throws, worded alike whichever store counted. */
+export const rateRefusals = {
+  requests: (key: ApiKeyRecord, retryAfter: number, standing: RateLimitStanding | null) =>
+    new RateLimitedError(`Rate limit of ${key.rpm} requests per minute reached for this API key.`, retryAfter, standing),
+  tokens: (key: ApiKeyRecord, retryAfter: number, standing: RateLimitStanding | null) =>
+    new RateLimitedError(`Rate limit of ${key.tpm} tokens per minute reached for this API key.`, retryAfter, standing),
+  /** A slot frees when any call ends, so a second is as good a guess as any. */
+  concurrency: (key: ApiKeyRecord, standing: RateLimitStanding | null) =>
+    new RateLimitedError(`This API key already has ${key.concurrency} ${key.concurrency === 1 ? 'request' : 'requests'} in flight, its limit.`, 1, standing),
+};
+
+export const rateWindowMs = 60_000;
+
+/** The standing for the rate-limit headers; null when the key has neither rpm nor tpm. */
+export function rateStanding(key: ApiKeyRecord, windowStart: number, requests: number, tokens: number): RateLimitStanding | null {
+  if (key.rpm === null && key.tpm === null) return null;
+  return {
+    requestLimit: key.rpm,
+    requestsRemaining: key.rpm === null ? 0 : Math.max(0, key.rpm - requests),
+    tokenLimit: key.tpm,
+    tokensRemaining: key.tpm === null ? 0 : Math.max(0, key.tpm - tokens),
+    resetAt: windowStart + rateWindowMs,
+  };
+}
