@@ -1,9 +1,11 @@
 #!/usr/bin/env node
-// Limits on the hot path (bench/README.md "Limits and budgets"): chat passthrough at 64
-// connections through one gateway, alternating between a key with no limits and a key with an
-// rpm, a tpm, a concurrency limit and a budget (set high enough never to refuse), in the same run
-// and the same process. Reports requests per second and the gateway's CPU µs per request for both,
-// and their ratio. Knobs: DURATION (8 s), WARMUP (3 s), REPS (3), CONCURRENCY (64), SKIP_BUILD.
+// Limits on the hot path (bench/README.md "Limits and budgets on the hot path"): chat passthrough at
+// 64 connections, alternating between a key with no limits and a key with an rpm, a tpm, a
+// concurrency limit and three budgets (set high enough never to refuse), in the same run and the
+// same gateway process; with MODES="memory redis" (the default) a second gateway keeps its limits
+// and budgets in a throwaway redis-server, measured in the same run, interleaved. Reports requests
+// per second and the gateway's CPU µs per request for each, and the ratios. Knobs: DURATION (8 s),
+// WARMUP (3 s), REPS (3), CONCURRENCY (64), MODES, SKIP_BUILD.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -24,6 +26,8 @@ const settings = {
   gatewayPort: Number(knob('GATEWAY_PORT', '18195')),
   loadgenCpu: knob('LOADGEN_CPU', '0'),
   sutCpu: knob('SUT_CPU', '1'),
+  modes: knob('MODES', 'memory redis').split(/\s+/).filter(Boolean),
+  redisPort: Number(knob('REDIS_PORT', '18197')),
 };
 const outDir = path.resolve(knob('RESULTS_DIR', `/tmp/switchyard-bench/limits-${new Date().toISOString().replace(/[:.]/g, '-')}`));
 fs.mkdirSync(path.join(outDir, 'logs'), { recursive: true });
@@ -34,6 +38,7 @@ const cli = path.join(repoDir, 'bin', 'switchyard.js');
 const config = path.join(benchDir, 'switchyard-bench.yaml');
 const upstreamUrl = `http://127.0.0.1:${settings.upstreamPort}`;
 const env = { UPSTREAM_OPENAI_BASE_URL: `${upstreamUrl}/v1`, UPSTREAM_ANTHROPIC_BASE_URL: upstreamUrl, DATABASE_URL: `sqlite:${path.join(outDir, 'ledger.db')}` };
+const redisUrl = `redis://127.0.0.1:${settings.redisPort}`;
 
 function createKey(name, flags) {
   const created = spawnSync('node', [cli, 'keys', 'create', '--name', name, '--json', '--config', config, ...flags], { env: { ...process.env, ...env }, encoding: 'utf8' });
@@ -60,40 +65,56 @@ const results = { settings, runs: [] };
 try {
   const upstream = startPinned('upstream', settings.loadgenCpu, 'node', [path.join(benchDir, 'fake-upstream.mjs')], { UPSTREAM_PORT: String(settings.upstreamPort) }, path.join(outDir, 'logs', 'upstream.log'));
   if (!(await waitHttp(`${upstreamUrl}/health`, 10_000, upstream))) throw new Error('the fake upstream did not start');
-  const gateway = startPinned('gateway', settings.sutCpu, 'node', [cli, 'serve', '--config', config, '--port', String(settings.gatewayPort)], env, path.join(outDir, 'logs', 'gateway.log'));
-  if (!(await waitHttp(`http://127.0.0.1:${settings.gatewayPort}/health`, 30_000, gateway))) throw new Error('the gateway did not start');
-  const url = `http://127.0.0.1:${settings.gatewayPort}/v1/chat/completions`;
-  const run = async (name, seconds) => {
+  if (settings.modes.includes('redis')) {
+    // On the load generators' core: Redis is the gateway's neighbour, not part of it.
+    startPinned('redis', settings.loadgenCpu, 'redis-server', ['--port', String(settings.redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {}, path.join(outDir, 'logs', 'redis.log'));
+    await sleep(500);
+  }
+  const gateways = {};
+  for (const [index, mode] of settings.modes.entries()) {
+    const port = settings.gatewayPort + index * 10;
+    const gatewayEnv = mode === 'redis' ? { ...env, REDIS_URL: redisUrl } : env;
+    const gateway = startPinned(`gateway-${mode}`, settings.sutCpu, 'node', [cli, 'serve', '--config', config, '--port', String(port)], gatewayEnv, path.join(outDir, 'logs', `gateway-${mode}.log`));
+    if (!(await waitHttp(`http://127.0.0.1:${port}/health`, 30_000, gateway))) throw new Error(`the ${mode} gateway did not start`);
+    gateways[mode] = { process: gateway, url: `http://127.0.0.1:${port}/v1/chat/completions` };
+  }
+  const run = async (mode, name, seconds) => {
+    const { process: gateway, url } = gateways[mode];
     const watcher = watchProcess(gateway.pid, 200);
     const output = await runPinned(settings.loadgenCpu, 'wrk', ['-t1', `-c${settings.connections}`, `-d${seconds}s`, '--timeout', '10s', '-s', path.join(benchDir, 'lib', 'wrk-post.lua'), url],
       { BENCH_BODY_FILE: bodyFile, BENCH_HEADERS_FILE: headerFiles[name] }, (seconds + 30) * 1000);
     const watched = watcher.stop();
     const errors = ['err_connect', 'err_read', 'err_write', 'err_status', 'err_timeout'].reduce((sum, field) => sum + (Number(output[field]) || 0), 0);
-    return { key: name, rps: output.rps, p50_us: output.lat_p50_us, p99_us: output.lat_p99_us, errors, cpu_us_per_request: watched.cpuSeconds && output.requests ? Math.round((watched.cpuSeconds * 1e6) / output.requests) : null };
+    return { mode, key: name, rps: output.rps, p50_us: output.lat_p50_us, p99_us: output.lat_p99_us, errors, cpu_us_per_request: watched.cpuSeconds && output.requests ? Math.round((watched.cpuSeconds * 1e6) / output.requests) : null };
   };
-  for (const name of Object.keys(keys)) await run(name, settings.warmup);
+  for (const mode of settings.modes) for (const name of Object.keys(keys)) await run(mode, name, settings.warmup);
   for (let rep = 1; rep <= settings.reps; rep += 1) {
-    // Alternate which goes first, so drift over the run hits both alike.
-    const order = rep % 2 === 1 ? ['unlimited', 'limited'] : ['limited', 'unlimited'];
-    for (const name of order) {
-      const measured = { rep, ...(await run(name, settings.duration)) };
-      results.runs.push(measured);
-      log(`rep${rep} ${name}: rps=${measured.rps} p50=${measured.p50_us}µs p99=${measured.p99_us}µs cpu=${measured.cpu_us_per_request}µs/req errors=${measured.errors}`);
-      await sleep(300);
+    // Alternate which goes first, so drift over the run hits every pair alike.
+    const names = rep % 2 === 1 ? ['unlimited', 'limited'] : ['limited', 'unlimited'];
+    for (const mode of rep % 2 === 1 ? settings.modes : [...settings.modes].reverse()) {
+      for (const name of names) {
+        const measured = { rep, ...(await run(mode, name, settings.duration)) };
+        results.runs.push(measured);
+        log(`rep${rep} ${mode} ${name}: rps=${measured.rps} p50=${measured.p50_us}µs p99=${measured.p99_us}µs cpu=${measured.cpu_us_per_request}µs/req errors=${measured.errors}`);
+        await sleep(300);
+      }
     }
   }
   const median = (values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
-  const of = (name, field) => median(results.runs.filter((entry) => entry.key === name).map((entry) => entry[field]));
-  results.summary = {
-    unlimited_rps: of('unlimited', 'rps'),
-    limited_rps: of('limited', 'rps'),
-    ratio: Number((of('limited', 'rps') / of('unlimited', 'rps')).toFixed(3)),
-    unlimited_cpu_us: of('unlimited', 'cpu_us_per_request'),
-    limited_cpu_us: of('limited', 'cpu_us_per_request'),
-    added_cpu_us: of('limited', 'cpu_us_per_request') - of('unlimited', 'cpu_us_per_request'),
-    errors: results.runs.reduce((sum, entry) => sum + entry.errors, 0),
-  };
-  log(`median: limited ${results.summary.limited_rps} rps vs unlimited ${results.summary.unlimited_rps} rps = ${results.summary.ratio}×; CPU ${results.summary.limited_cpu_us} vs ${results.summary.unlimited_cpu_us} µs/request (+${results.summary.added_cpu_us}); errors ${results.summary.errors}`);
+  const of = (mode, name, field) => median(results.runs.filter((entry) => entry.mode === mode && entry.key === name).map((entry) => entry[field]));
+  results.summary = {};
+  for (const mode of settings.modes) {
+    const summary = {
+      unlimited_rps: of(mode, 'unlimited', 'rps'),
+      limited_rps: of(mode, 'limited', 'rps'),
+      ratio: Number((of(mode, 'limited', 'rps') / of('memory', 'unlimited', 'rps')).toFixed(3)),
+      unlimited_cpu_us: of(mode, 'unlimited', 'cpu_us_per_request'),
+      limited_cpu_us: of(mode, 'limited', 'cpu_us_per_request'),
+      errors: results.runs.filter((entry) => entry.mode === mode).reduce((sum, entry) => sum + entry.errors, 0),
+    };
+    results.summary[mode] = summary;
+    log(`median ${mode}: limited ${summary.limited_rps} rps, unlimited ${summary.unlimited_rps} rps; limited / in-memory unlimited = ${summary.ratio}×; CPU limited ${summary.limited_cpu_us} vs unlimited ${summary.unlimited_cpu_us} µs/request; errors ${summary.errors}`);
+  }
 } finally {
   await stopAll();
   fs.writeFileSync(path.join(outDir, 'results.json'), JSON.stringify(results, null, 1));

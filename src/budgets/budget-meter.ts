@@ -11,7 +11,8 @@ import type { ApiKeyRecord, LedgerEntry } from '../storage/ports.js';
  */
 export interface BudgetMeter {
   /** Reserves `worstNanoUsd` for the call `requestId`, or throws `budget_exhausted` (402). */
-  reserve(key: ApiKeyRecord, requestId: string, worstNanoUsd: bigint): Promise<void>;
+  /** A refusal is a rejected promise; an in-process implementation may reserve without one (undefined). */
+  reserve(key: ApiKeyRecord, requestId: string, worstNanoUsd: bigint): Promise<void> | undefined;
   /** A ledger entry was recorded: its cost counts from now on and its reservation (if any) ends. */
   settle(entry: LedgerEntry): void;
   /** Ends a reservation whose call will have no ledger entry at all. */

@@ -36,11 +36,20 @@ export class MemoryBudgetMeter implements BudgetMeter {
     private readonly reservationTtlMs = defaultReservationTtlMs,
   ) {}
 
-  async reserve(key: ApiKeyRecord, requestId: string, worstNanoUsd: bigint): Promise<void> {
-    if (!hasBudget(key)) return;
+  reserve(key: ApiKeyRecord, requestId: string, worstNanoUsd: bigint): Promise<void> | undefined {
+    if (!hasBudget(key)) return undefined;
     const known = this.states.get(key.id);
-    // Loaded keys are checked without awaiting anything, so check and reservation are one step.
-    const state = known === undefined || known instanceof Promise ? await this.stateOf(key.id) : known;
+    if (known === undefined || known instanceof Promise) return this.stateOf(key.id).then((state) => this.reserveIn(state, key, requestId, worstNanoUsd));
+    // A loaded key is checked and reserved in one synchronous step: no other call can come between.
+    try {
+      this.reserveIn(known, key, requestId, worstNanoUsd);
+      return undefined;
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  private reserveIn(state: KeyBudgetState, key: ApiKeyRecord, requestId: string, worstNanoUsd: bigint): void {
     const now = this.now();
     if (!this.fits(key, state, now, worstNanoUsd)) {
       // Reservations lost to calls that never settled expire; look for them only when they matter.

@@ -54,8 +54,8 @@ if (testRedisUrl === undefined) {
       await one.reserve(limited, 'a', 100n);
       one.settle(settledEntry('a', 950n, Date.now()));
       await first.ping();
-      await expect(other.reserve(limited, 'b', 51n)).rejects.toThrow('$0.00000005 is left');
-      await expect(other.reserve(limited, 'b', 50n)).resolves.toBeUndefined();
+      await expect(Promise.resolve(other.reserve(limited, 'b', 51n))).rejects.toThrow('$0.00000005 is left');
+      await expect(Promise.resolve(other.reserve(limited, 'b', 50n))).resolves.toBeUndefined();
     });
 
     it('counts a settlement repeated for the same request once', async () => {
@@ -68,7 +68,7 @@ if (testRedisUrl === undefined) {
       meter.settle(entry);
       meterOn(second, prefix).settle(entry);
       await second.ping();
-      await expect(meter.reserve(limited, 'b', 600n)).resolves.toBeUndefined();
+      await expect(Promise.resolve(meter.reserve(limited, 'b', 600n))).resolves.toBeUndefined();
       expect(await first.hget(`${prefix}budget:{key_1}:spend`, 'total')).toBe('400');
     });
 
@@ -87,7 +87,7 @@ if (testRedisUrl === undefined) {
       const limited = budgetedKey({ budgetNanoUsd: 1_000n });
       await Promise.all([one.reserve(limited, 'a', 100n), other.reserve(limited, 'b', 100n)]);
       expect(reads).toBe(2);
-      await expect(one.reserve(limited, 'c', 101n)).rejects.toThrow('$0.0000003 is left beside requests in flight');
+      await expect(Promise.resolve(one.reserve(limited, 'c', 101n))).rejects.toThrow('$0.0000003 is left beside requests in flight');
       expect(await first.hget(`${prefix}budget:{key_1}:spend`, 'total')).toBe('700');
       expect(reads).toBe(2);
       // Redis restarted without persistence: everything of this key is gone, the ledger has moved on.
@@ -95,9 +95,9 @@ if (testRedisUrl === undefined) {
       expect(written.length).toBeGreaterThan(0);
       await first.del(...written);
       stored = { total: 950n, month: 300n, day: 100n };
-      await expect(other.reserve(limited, 'd', 51n)).rejects.toThrow('$0.00000005 is left');
+      await expect(Promise.resolve(other.reserve(limited, 'd', 51n))).rejects.toThrow('$0.00000005 is left');
       expect(reads).toBe(3);
-      await expect(other.reserve(limited, 'd', 50n)).resolves.toBeUndefined();
+      await expect(Promise.resolve(other.reserve(limited, 'd', 50n))).resolves.toBeUndefined();
     });
 
     it('keeps amounts beyond 2^53 nano-USD exact', async () => {
@@ -118,9 +118,9 @@ if (testRedisUrl === undefined) {
       await meterOn(dying, prefix, { reservationTtlMs: 500 }).reserve(limited, 'lost', 100n);
       dying.disconnect();
       const survivor = meterOn(second, prefix, { reservationTtlMs: 500 });
-      await expect(survivor.reserve(limited, 'next', 1n)).rejects.toMatchObject({ code: 'budget_exhausted' });
+      await expect(Promise.resolve(survivor.reserve(limited, 'next', 1n))).rejects.toMatchObject({ code: 'budget_exhausted' });
       await delay(600);
-      await expect(survivor.reserve(limited, 'next', 100n)).resolves.toBeUndefined();
+      await expect(Promise.resolve(survivor.reserve(limited, 'next', 100n))).resolves.toBeUndefined();
     });
 
     it('lets every key it writes expire', async () => {
@@ -140,8 +140,8 @@ if (testRedisUrl === undefined) {
     it('fails closed by default: refuses calls of keys with a budget with 503, lets the others through', async () => {
       const unreachable = await testRedisClient(`redis://127.0.0.1:${await closedPort()}`);
       const meter = meterOn(unreachable, freshKeyPrefix());
-      await expect(meter.reserve(budgetedKey({ budgetNanoUsd: 1_000n }), 'a', 1n)).rejects.toMatchObject({ code: 'limits_unavailable', status: 503 });
-      await expect(meter.reserve(budgetedKey({}), 'b', 1n)).resolves.toBeUndefined();
+      await expect(Promise.resolve(meter.reserve(budgetedKey({ budgetNanoUsd: 1_000n }), 'a', 1n))).rejects.toMatchObject({ code: 'limits_unavailable', status: 503 });
+      await expect(Promise.resolve(meter.reserve(budgetedKey({}), 'b', 1n))).resolves.toBeUndefined();
       unreachable.disconnect();
     });
 
@@ -165,8 +165,8 @@ if (testRedisUrl === undefined) {
       const { logger, messages } = recordingLogger();
       const unreachable = await testRedisClient(`redis://127.0.0.1:${await closedPort()}`);
       const meter = new RedisBudgetMeter(unreachable, { keyPrefix: freshKeyPrefix(), outage: testOutage('budgets', 'open', logger), readSpend: nothingSpent });
-      await expect(meter.reserve(budgetedKey({ budgetNanoUsd: 1n }), 'a', 1_000n)).resolves.toBeUndefined();
-      await expect(meter.reserve(budgetedKey({ budgetNanoUsd: 1n }), 'b', 1_000n)).resolves.toBeUndefined();
+      await expect(Promise.resolve(meter.reserve(budgetedKey({ budgetNanoUsd: 1n }), 'a', 1_000n))).resolves.toBeUndefined();
+      await expect(Promise.resolve(meter.reserve(budgetedKey({ budgetNanoUsd: 1n }), 'b', 1_000n))).resolves.toBeUndefined();
       meter.settle(settledEntry('a', 5n));
       await delay(50);
       expect(messages()).toEqual(['redis does not answer: budgets are not enforced until it does']);
@@ -185,7 +185,7 @@ if (testRedisUrl === undefined) {
         await meter.reserve(limited, 'a', 500n);
         await meter.reserve(limited, 'failed', 400n);
         await server.stop();
-        await expect(meter.reserve(limited, 'b', 1n)).rejects.toMatchObject({ code: 'limits_unavailable' });
+        await expect(Promise.resolve(meter.reserve(limited, 'b', 1n))).rejects.toMatchObject({ code: 'limits_unavailable' });
         meter.settle(settledEntry('a', 300n, Date.now()));
         meter.release('key_1', 'failed');
         await delay(50);

@@ -18,11 +18,20 @@ export class CallLimits {
     private readonly budgets: BudgetMeter,
   ) {}
 
-  /** Reserves the call's worst case against the key's budgets, or throws 402. */
-  async reserve(requestId: string, worstNanoUsd: bigint): Promise<void> {
-    if (this.key === undefined || !hasBudget(this.key)) return;
-    await this.budgets.reserve(this.key, requestId, worstNanoUsd);
+  /** Whether the call has a budget to reserve against (its worst case need not be worked out otherwise). */
+  get reserves(): boolean {
+    return this.key !== undefined && hasBudget(this.key);
+  }
+
+  /**
+   * Reserves the call's worst case against the key's budgets; a refusal (402) is a rejected
+   * promise. Undefined when there was nothing to wait for.
+   */
+  reserve(requestId: string, worstNanoUsd: bigint): Promise<void> | undefined {
+    if (this.key === undefined || !hasBudget(this.key)) return undefined;
+    // Noted first: releasing a reservation that was refused is a no-op.
     this.reservedFor = requestId;
+    return this.budgets.reserve(this.key, requestId, worstNanoUsd);
   }
 
   /**
@@ -37,8 +46,13 @@ export class CallLimits {
 
   /** The family's rate-limit headers for this key, on every answer (interface.md §8). */
   headers(format: FormatName | undefined): Record<string, string> {
+    return this.addHeaders({}, format);
+  }
+
+  /** Adds the rate-limit headers to an answer's headers; the hot path's way, with no object in between. */
+  addHeaders(headers: Record<string, string>, format: FormatName | undefined): Record<string, string> {
     const standing = this.admission?.standing;
-    return standing === null || standing === undefined ? {} : rateLimitHeaders(standing, format, Date.now());
+    return standing === null || standing === undefined ? headers : rateLimitHeaders(standing, format, Date.now(), headers);
   }
 }
 
@@ -49,9 +63,10 @@ export class KeyLimits {
     readonly budgets: BudgetMeter,
   ) {}
 
-  /** Counts a call against its key's rate limits, or throws 429 (`RateLimitedError`). */
-  async admit(key: ApiKeyRecord | undefined): Promise<CallLimits> {
-    const admission = key !== undefined && hasRateLimits(key) ? await this.rates.admit(key) : undefined;
-    return new CallLimits(key, admission, this.budgets);
+  /** Counts a call against its key's rate limits; a refusal (429, `RateLimitedError`) is a rejected promise. */
+  admit(key: ApiKeyRecord | undefined): CallLimits | Promise<CallLimits> {
+    if (key === undefined || !hasRateLimits(key)) return new CallLimits(key, undefined, this.budgets);
+    const admitted = this.rates.admit(key);
+    return admitted instanceof Promise ? admitted.then((admission) => new CallLimits(key, admission, this.budgets)) : new CallLimits(key, admitted, this.budgets);
   }
 }

@@ -30,7 +30,7 @@ export function describeKeyRateLimiterContract(name: string, open: OpenRateLimit
       const second = await limiter.admit(limited);
       expect(second.standing).toMatchObject({ requestLimit: 2, requestsRemaining: 0, resetAt: Date.parse('2026-11-26T10:01:00.000Z') });
       second.finish(0);
-      const refusal = await limiter.admit(limited).catch((error: unknown) => error);
+      const refusal = await Promise.resolve(limiter.admit(limited)).catch((error: unknown) => error);
       expect(refusal).toBeInstanceOf(RateLimitedError);
       expect((refusal as RateLimitedError).message).toBe('Rate limit of 2 requests per minute reached for this API key.');
       expect((refusal as RateLimitedError).retryAfterSeconds).toBe(10);
@@ -49,14 +49,14 @@ export function describeKeyRateLimiterContract(name: string, open: OpenRateLimit
       expect((await limiter.admit(limited)).standing).toMatchObject({ tokenLimit: 100, tokensRemaining: 60 });
       first.finish(500);
       second.finish(110);
-      await expect(limiter.admit(limited)).rejects.toThrow('100 tokens per minute');
+      await expect(Promise.resolve(limiter.admit(limited))).rejects.toThrow('100 tokens per minute');
       time.advance(60_000);
       const late = await limiter.admit(limited);
       expect(late.standing).toMatchObject({ tokensRemaining: 100 });
       time.advance(1_000);
       // Ends in the next minute: its tokens count there.
       late.finish(120);
-      await expect(limiter.admit(limited)).rejects.toThrow('100 tokens per minute');
+      await expect(Promise.resolve(limiter.admit(limited))).rejects.toThrow('100 tokens per minute');
     });
 
     it('counts calls in flight across minutes and frees each slot once', async () => {
@@ -67,11 +67,11 @@ export function describeKeyRateLimiterContract(name: string, open: OpenRateLimit
       expect(held.standing).toBeNull();
       const other = await limiter.admit(limited);
       time.advance(5_000);
-      await expect(limiter.admit(limited)).rejects.toThrow('2 requests in flight');
+      await expect(Promise.resolve(limiter.admit(limited))).rejects.toThrow('2 requests in flight');
       held.finish(0);
       held.finish(0);
       const next = await limiter.admit(limited);
-      await expect(limiter.admit(limited)).rejects.toBeInstanceOf(RateLimitedError);
+      await expect(Promise.resolve(limiter.admit(limited))).rejects.toBeInstanceOf(RateLimitedError);
       other.finish(0);
       next.finish(0);
       (await limiter.admit(limited)).finish(0);
@@ -82,8 +82,8 @@ export function describeKeyRateLimiterContract(name: string, open: OpenRateLimit
       const limiter = open(time.now);
       const limited = rateLimitedKey({ rpm: 3, concurrency: 1 });
       const held = await limiter.admit(limited);
-      await expect(limiter.admit(limited)).rejects.toThrow('1 request in flight');
-      await expect(limiter.admit(limited)).rejects.toThrow('1 request in flight');
+      await expect(Promise.resolve(limiter.admit(limited))).rejects.toThrow('1 request in flight');
+      await expect(Promise.resolve(limiter.admit(limited))).rejects.toThrow('1 request in flight');
       held.finish(0);
       expect((await limiter.admit(limited)).standing).toMatchObject({ requestsRemaining: 1 });
     });
@@ -91,8 +91,8 @@ export function describeKeyRateLimiterContract(name: string, open: OpenRateLimit
     it('keeps keys apart', async () => {
       const limiter = open(Date.now);
       await limiter.admit(rateLimitedKey({ rpm: 1, concurrency: 1 }));
-      await expect(limiter.admit(rateLimitedKey({ rpm: 1, concurrency: 1 }, 'key_2'))).resolves.toBeDefined();
-      await expect(limiter.admit(rateLimitedKey({ rpm: 1, concurrency: 1 }))).rejects.toBeInstanceOf(RateLimitedError);
+      await expect(Promise.resolve(limiter.admit(rateLimitedKey({ rpm: 1, concurrency: 1 }, 'key_2')))).resolves.toBeDefined();
+      await expect(Promise.resolve(limiter.admit(rateLimitedKey({ rpm: 1, concurrency: 1 })))).rejects.toBeInstanceOf(RateLimitedError);
     });
   });
 }

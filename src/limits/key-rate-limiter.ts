@@ -29,7 +29,8 @@ export interface RateAdmission {
  * across instances.
  */
 export interface KeyRateLimiter {
-  admit(key: ApiKeyRecord): Promise<RateAdmission>;
+  /** A refusal is a rejected promise; an in-process implementation may admit without one. */
+  admit(key: ApiKeyRecord): RateAdmission | Promise<RateAdmission>;
 }
 
 /** Whether a key has any limit this port enforces (keys without one skip it entirely). */

@@ -22,19 +22,20 @@ export class MemoryKeyRateLimiter implements KeyRateLimiter {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  async admit(key: ApiKeyRecord): Promise<RateAdmission> {
+  /** Admits at once, with no promise to await (the hot path); a refusal is a rejected promise, as the port says. */
+  admit(key: ApiKeyRecord): RateAdmission | Promise<RateAdmission> {
     const now = this.now();
     const window = this.windowOf(key.id, now);
     const resetAt = window.start + windowMs;
     const retryAfter = Math.max(1, Math.ceil((resetAt - now) / 1000));
     if (key.rpm !== null && window.requests >= key.rpm) {
-      throw rateRefusals.requests(key, retryAfter, standing(key, window));
+      return Promise.reject(rateRefusals.requests(key, retryAfter, standing(key, window)));
     }
     if (key.tpm !== null && window.tokens >= key.tpm) {
-      throw rateRefusals.tokens(key, retryAfter, standing(key, window));
+      return Promise.reject(rateRefusals.tokens(key, retryAfter, standing(key, window)));
     }
     if (key.concurrency !== null && window.inFlight >= key.concurrency) {
-      throw rateRefusals.concurrency(key, standing(key, window));
+      return Promise.reject(rateRefusals.concurrency(key, standing(key, window)));
     }
     window.requests += 1;
     window.inFlight += 1;

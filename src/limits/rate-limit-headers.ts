@@ -4,9 +4,9 @@ import type { RateLimitStanding } from './key-rate-limiter.js';
 /**
  * The families' own rate-limit headers (interface.md §8), set by the gateway from its own
  * counters. OpenAI sends resets as durations (`20s`, `1m0s`); Anthropic as RFC 3339 times.
+ * Written into `headers` when given: an answer's own header object, with nothing built in between.
  */
-export function rateLimitHeaders(standing: RateLimitStanding, format: FormatName | undefined, now: number): Record<string, string> {
-  const headers: Record<string, string> = {};
+export function rateLimitHeaders(standing: RateLimitStanding, format: FormatName | undefined, now: number, headers: Record<string, string> = {}): Record<string, string> {
   if (format === 'messages') {
     const reset = new Date(standing.resetAt).toISOString().replace(/\.\d{3}Z$/, 'Z');
     if (standing.requestLimit !== null) {

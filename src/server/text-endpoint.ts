@@ -60,7 +60,7 @@ export async function handleTextRequest(
     const { rawBody, parsedBody, deliver } = prepare === undefined ? read : await prepare(read, key);
     const { request, refusal } = decodeForRouting(format, parsedBody);
     const model = resolveModel(catalog, request?.model ?? (parsedBody.model as string), 'text', key);
-    await callLimits.reserve(requestId, worstTextCostNanoUsd(priceAt(model.prices, startedAt), rawBody, requestedOutputCap(parsedBody)));
+    if (callLimits.reserves) await callLimits.reserve(requestId, worstTextCostNanoUsd(priceAt(model.prices, startedAt), rawBody, requestedOutputCap(parsedBody)));
     metered = { requestId, key, model, route: undefined, family, rawBodyLength: rawBody.length, startedAt };
     const foreignBlobs = mayHoldForeignBlob(rawBody);
     const clientSignal = clientAbortScope(exchange.outgoing);
@@ -112,7 +112,7 @@ export async function handleTextRequest(
       },
     );
     metered = undefined;
-    const headers: Record<string, string> = { 'content-type': outcome.contentType, 'x-request-id': requestId, 'cache-control': 'no-cache', ...callLimits.headers(format.name) };
+    const headers = callLimits.addHeaders({ 'content-type': outcome.contentType, 'x-request-id': requestId, 'cache-control': 'no-cache' }, format.name);
     // A whole answer's usage is known before it is sent, so its cost goes with it; a stream's is
     // known only at its end and is in the ledger.
     if (typeof outcome.body === 'string' || outcome.body instanceof Uint8Array) {
