@@ -5,7 +5,7 @@
 // same gateway process; with MODES="memory redis" (the default) a second gateway keeps its limits
 // and budgets in a throwaway redis-server, measured in the same run, interleaved. Reports requests
 // per second and the gateway's CPU µs per request for each, and the ratios. Knobs: DURATION (8 s),
-// WARMUP (3 s), REPS (3), CONCURRENCY (64), MODES, SKIP_BUILD.
+// WARMUP (3 s), REPS (3), CONCURRENCY (64), MODES, LIMITED_FLAGS (the limited key's `keys create` flags), SKIP_BUILD.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -54,7 +54,7 @@ const headerFiles = {};
 const keys = {
   unlimited: createKey('bench-unlimited', []),
   // Limits far above what the run can reach: every call pays for the checks, none is refused.
-  limited: createKey('bench-limited', ['--rpm', '100000000', '--tpm', '2000000000', '--concurrency', '10000', '--budget-usd', '1000000', '--daily-budget-usd', '1000000', '--monthly-budget-usd', '1000000']),
+  limited: createKey('bench-limited', (process.env.LIMITED_FLAGS ?? '--rpm 100000000 --tpm 2000000000 --concurrency 10000 --budget-usd 1000000 --daily-budget-usd 1000000 --monthly-budget-usd 1000000').split(/\s+/).filter(Boolean)),
 };
 for (const [name, key] of Object.entries(keys)) {
   headerFiles[name] = path.join(outDir, `${name}.headers`);
