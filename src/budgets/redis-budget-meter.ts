@@ -45,6 +45,8 @@ export class RedisBudgetMeter implements BudgetMeter {
   private readonly now: () => number;
   private readonly reservationTtlMs: number;
   private unsent: Unsent[] = [];
+  /** Keys this process has reserved for: only their entries (and video jobs') need settling. */
+  private readonly budgetedKeys = new Set<string>();
 
   constructor(
     private readonly redis: Redis,
@@ -56,6 +58,7 @@ export class RedisBudgetMeter implements BudgetMeter {
 
   async reserve(key: ApiKeyRecord, requestId: string, worstNanoUsd: bigint): Promise<void> {
     if (!hasBudget(key)) return;
+    this.budgetedKeys.add(key.id);
     const now = this.now();
     let answer = await this.shared(() => this.runReserve(key, requestId, worstNanoUsd, now));
     if (answer?.[0] === 'seed') {
@@ -71,8 +74,14 @@ export class RedisBudgetMeter implements BudgetMeter {
     throw budgetRefusal(kind, limit, BigInt(spent), BigInt(reserved) + worstNanoUsd, worstNanoUsd);
   }
 
+  /**
+   * A key without a budget costs no round trip: a call is settled by the process that reserved for
+   * it, so only keys seen in `reserve` need it — and video jobs, which another instance may end.
+   * Totals of a key that gains a budget later are seeded from the ledger when first needed.
+   */
   settle(entry: LedgerEntry): void {
     if (entry.keyId === null) return;
+    if (!this.budgetedKeys.has(entry.keyId) && entry.endpoint !== 'videos') return;
     this.send({ settle: entry });
   }
 
