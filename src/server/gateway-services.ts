@@ -9,7 +9,7 @@ import type { KeyUseRecorder } from '../keys/key-use-recorder.js';
 import type { LedgerWriter } from '../metering/ledger-writer.js';
 import type { GatewayMetrics } from '../observability/gateway-metrics.js';
 import type { Readiness } from '../observability/readiness.js';
-import type { Storage, VideoJobStore } from '../storage/ports.js';
+import type { Storage } from '../storage/ports.js';
 import type { Authenticator } from './authenticate.js';
 
 /** What the HTTP layer needs from the rest of the gateway. */
@@ -21,6 +21,7 @@ export interface GatewayServices {
   readonly config: GatewayConfig;
   /** Take `catalog.current()` once when a call starts and use that snapshot to its end. */
   readonly catalog: LiveCatalog;
+  /** Its `videoJobs` hands every ended job's ledger entry to budgets and metrics: end jobs through it. */
   readonly storage: Storage;
   readonly authenticator: Authenticator;
   /** When each key was last used, written off the request path. */
@@ -32,11 +33,8 @@ export interface GatewayServices {
   readonly contentStore: ContentStore;
   /** Keeps images for `response_format: url` and answers their keyless URLs. */
   readonly imageContent: ImageContentPublisher;
-  /**
-   * This process's video worker, its name as the owner of the job leases it holds, and the job
-   * store to end jobs through (`storage.videoJobs`, with each ending observed by the metrics).
-   */
-  readonly videos: { readonly owner: string; readonly worker: VideoWorker; readonly jobs: VideoJobStore };
+  /** This process's video worker, and its name as the owner of the job leases it holds. */
+  readonly videos: { readonly owner: string; readonly worker: VideoWorker };
   /** Prometheus metrics (`GET /metrics`). */
   readonly metrics: GatewayMetrics;
   /** Whether this instance should receive traffic (`GET /ready`). */

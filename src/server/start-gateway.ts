@@ -106,7 +106,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     keyUses,
     contentStore,
     imageContent: new ImageContentPublisher(contentStore, signer, config.content.url_ttl_seconds),
-    videos: { owner: videoWorker.owner, worker: videoWorker, jobs: gatewayStorage.videoJobs },
+    videos: { owner: videoWorker.owner, worker: videoWorker },
     metrics,
     readiness,
   };

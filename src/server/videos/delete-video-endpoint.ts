@@ -26,7 +26,7 @@ export async function handleDeleteVideo(context: GatewayContext, services: Gatew
   try {
     const key = await videoCaller(context, services);
     const job = await visibleVideoJob(services, context.req.param('id') ?? '', key);
-    const store = services.videos.jobs;
+    const store = services.storage.videoJobs;
     // Ending it first, conditionally, settles a race with a worker completing it: one of them wins.
     if (job.status === 'queued' || job.status === 'in_progress') {
       if (await store.finish(job.id, cancelledEnding(job, new Date()))) await cancelUpstream(job, services, requestId);

@@ -5,7 +5,7 @@ import type { GatewayServices } from '../gateway-services.js';
 /** How a submit of `modelId` (its public id) made from this request reaches its upstream, with this snapshot's routing. */
 export function videoSubmitSettings(services: GatewayServices, routing: RoutingSettings, requestId: string, modelId: string): VideoSubmitSettings {
   return {
-    store: services.videos.jobs,
+    store: services.storage.videoJobs,
     videos: services.config.videos,
     owner: services.videos.owner,
     fallback: { attemptsPerRoute: routing.attempts_per_route, backoffMs: routing.backoff_ms },
