@@ -15,10 +15,10 @@
  * created on the spot. Node built-ins only: this runs before anything is built.
  */
 import { execFile, spawn, spawnSync } from 'node:child_process';
-import { chownSync, closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import net from 'node:net';
+import { chownSync, closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { delay, failure, freePort, readLog, runBesideServer, signal } from './beside-throwaway-server.js';
 
 const debianPostgresRoot = '/usr/lib/postgresql';
 const databaseUser = 'postgres';
@@ -33,22 +33,9 @@ const state = {
   dataDirectory: undefined,
   /** The process we spawned for the server (runuser, or postgres itself when not root). */
   server: undefined,
-  /** The command under test, while it runs. */
-  command: undefined,
-  cleanedUp: false,
 };
 
-function fail(message) {
-  process.stderr.write(`with-postgres: ${message}\n`);
-  return new ExitRequest(1);
-}
-
-class ExitRequest extends Error {
-  constructor(code) {
-    super(`exit ${code}`);
-    this.code = code;
-  }
-}
+const fail = (message) => failure('with-postgres', message);
 
 function findBinaryDirectory() {
   const versions = existsSync(debianPostgresRoot)
@@ -93,17 +80,6 @@ function asServiceUser(user, binary, args) {
   return user === undefined ? [binary, ...args] : ['runuser', '-u', user.name, '--', binary, ...args];
 }
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 function isReady(binaryDirectory, port) {
   return new Promise((resolve) => {
     execFile(
@@ -112,16 +88,6 @@ function isReady(binaryDirectory, port) {
       (error) => resolve(error === null),
     );
   });
-}
-
-const delay = (milliseconds) => new Promise((resolve) => setTimeout(resolve, milliseconds));
-
-function readLog(logFile) {
-  try {
-    return readFileSync(logFile, 'utf8').trim();
-  } catch {
-    return '(no server log)';
-  }
 }
 
 function initializeDataDirectory(binaryDirectory, user) {
@@ -198,14 +164,6 @@ function postmasterPid() {
   }
 }
 
-function signal(pid, name) {
-  try {
-    process.kill(pid, name);
-  } catch {
-    // Already gone.
-  }
-}
-
 async function stopServer() {
   const server = state.server;
   if (server === undefined) return;
@@ -222,81 +180,21 @@ async function stopServer() {
   }
 }
 
-let cleanUpPromise;
-
-/** Idempotent, and concurrent callers share one run, so the directory never goes before the server. */
-function cleanUp() {
-  cleanUpPromise ??= (async () => {
-    await stopServer();
-    if (state.temporaryDirectory !== undefined) rmSync(state.temporaryDirectory, { recursive: true, force: true });
-    state.cleanedUp = true;
-  })();
-  return cleanUpPromise;
-}
-
-function runCommand(argv, port) {
-  const environment = { ...process.env, TEST_POSTGRES_URL: `postgres://${databaseUser}@127.0.0.1:${port}/postgres` };
-  return new Promise((resolve) => {
-    const command = spawn(argv[0], argv.slice(1), { stdio: 'inherit', env: environment });
-    state.command = command;
-    command.once('error', (error) => {
-      process.stderr.write(`with-postgres: could not run ${argv[0]}: ${error.message}\n`);
-      resolve(127);
-    });
-    command.once('exit', (code, signalName) => {
-      state.command = undefined;
-      resolve(code ?? 128 + (os.constants.signals[signalName] ?? 0));
-    });
-  });
-}
-
-function installSignalHandlers() {
-  let interrupted = false;
-  for (const signalName of ['SIGINT', 'SIGTERM']) {
-    process.on(signalName, () => {
-      if (state.command !== undefined && !interrupted) {
-        // Let the command wind down; the normal path then stops the server and cleans up.
-        interrupted = true;
-        state.command.kill(signalName);
-        return;
-      }
-      void cleanUp().finally(() => process.exit(128 + os.constants.signals[signalName]));
-    });
-  }
-  // Last resort if something exits without going through cleanUp (e.g. process.exit elsewhere).
-  process.on('exit', () => {
-    if (state.cleanedUp) return;
-    const pid = state.server === undefined ? undefined : (postmasterPid() ?? state.server.process.pid);
-    if (pid !== undefined) signal(pid, 'SIGKILL');
-    if (state.temporaryDirectory !== undefined) rmSync(state.temporaryDirectory, { recursive: true, force: true });
-  });
-}
-
-async function main() {
-  const argv = process.argv.slice(2);
-  if (argv.length === 0) {
-    process.stderr.write('usage: node scripts/with-postgres.js <command> [args...]\n');
-    return 2;
-  }
-  installSignalHandlers();
-  const binaryDirectory = findBinaryDirectory();
-  const user = serviceUser();
-  state.temporaryDirectory = mkdtempSync(path.join(os.tmpdir(), 'switchyard-pg-'));
-  state.dataDirectory = path.join(state.temporaryDirectory, 'data');
-  if (user !== undefined) chownSync(state.temporaryDirectory, user.uid, user.gid);
-  try {
+runBesideServer('with-postgres', {
+  async start() {
+    const binaryDirectory = findBinaryDirectory();
+    const user = serviceUser();
+    state.temporaryDirectory = mkdtempSync(path.join(os.tmpdir(), 'switchyard-pg-'));
+    state.dataDirectory = path.join(state.temporaryDirectory, 'data');
+    if (user !== undefined) chownSync(state.temporaryDirectory, user.uid, user.gid);
     initializeDataDirectory(binaryDirectory, user);
     const port = await startServer(binaryDirectory, user);
-    return await runCommand(argv, port);
-  } finally {
-    await cleanUp();
-  }
-}
-
-main().then(
-  (code) => process.exit(code),
-  (error) => {
-    if (!(error instanceof ExitRequest)) process.stderr.write(`with-postgres: ${error?.stack ?? error}\n`);
-    void cleanUp().finally(() => process.exit(error instanceof ExitRequest ? error.code : 1));
+    return { TEST_POSTGRES_URL: `postgres://${databaseUser}@127.0.0.1:${port}/postgres` };
   },
-);
+  stop: stopServer,
+  killNow() {
+    const pid = state.server === undefined ? undefined : (postmasterPid() ?? state.server.process.pid);
+    if (pid !== undefined) signal(pid, 'SIGKILL');
+  },
+  temporaryDirectory: () => state.temporaryDirectory,
+});

@@ -11,28 +11,19 @@
  * only: this runs before anything is built.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { delay, failure, freePort, readLog, runBesideServer, signal } from './beside-throwaway-server.js';
 
 const startupTimeoutMilliseconds = 10_000;
 const shutdownTimeoutMilliseconds = 5_000;
 const startAttempts = 3;
 
-const state = { temporaryDirectory: undefined, server: undefined, command: undefined, cleanedUp: false };
+const state = { temporaryDirectory: undefined, server: undefined };
 
-class ExitRequest extends Error {
-  constructor(code) {
-    super(`exit ${code}`);
-    this.code = code;
-  }
-}
-
-function fail(message) {
-  process.stderr.write(`with-redis: ${message}\n`);
-  return new ExitRequest(1);
-}
+const fail = (message) => failure('with-redis', message);
 
 function findBinary() {
   const found = spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' });
@@ -42,19 +33,6 @@ function findBinary() {
   }
   return binary;
 }
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-const delay = (milliseconds) => new Promise((resolve) => setTimeout(resolve, milliseconds));
 
 /** True once the server answers PING with +PONG. */
 function answersPing(port) {
@@ -73,14 +51,6 @@ function answersPing(port) {
       if (reply.includes('\r\n')) done(reply.startsWith('+PONG'));
     });
   });
-}
-
-function readLog(logFile) {
-  try {
-    return readFileSync(logFile, 'utf8').trim();
-  } catch {
-    return '(no server log)';
-  }
 }
 
 async function startServer(binary) {
@@ -110,14 +80,6 @@ async function startServer(binary) {
   throw fail('redis-server did not start.');
 }
 
-function signal(pid, name) {
-  try {
-    process.kill(pid, name);
-  } catch {
-    // Already gone.
-  }
-}
-
 async function stopServer() {
   const server = state.server;
   if (server === undefined) return;
@@ -131,73 +93,16 @@ async function stopServer() {
   }
 }
 
-let cleanUpPromise;
-
-function cleanUp() {
-  cleanUpPromise ??= (async () => {
-    await stopServer();
-    if (state.temporaryDirectory !== undefined) rmSync(state.temporaryDirectory, { recursive: true, force: true });
-    state.cleanedUp = true;
-  })();
-  return cleanUpPromise;
-}
-
-function runCommand(argv, port) {
-  const environment = { ...process.env, TEST_REDIS_URL: `redis://127.0.0.1:${port}` };
-  return new Promise((resolve) => {
-    const command = spawn(argv[0], argv.slice(1), { stdio: 'inherit', env: environment });
-    state.command = command;
-    command.once('error', (error) => {
-      process.stderr.write(`with-redis: could not run ${argv[0]}: ${error.message}\n`);
-      resolve(127);
-    });
-    command.once('exit', (code, signalName) => {
-      state.command = undefined;
-      resolve(code ?? 128 + (os.constants.signals[signalName] ?? 0));
-    });
-  });
-}
-
-function installSignalHandlers() {
-  let interrupted = false;
-  for (const signalName of ['SIGINT', 'SIGTERM']) {
-    process.on(signalName, () => {
-      if (state.command !== undefined && !interrupted) {
-        interrupted = true;
-        state.command.kill(signalName);
-        return;
-      }
-      void cleanUp().finally(() => process.exit(128 + os.constants.signals[signalName]));
-    });
-  }
-  process.on('exit', () => {
-    if (state.cleanedUp) return;
-    if (state.server !== undefined) signal(state.server.process.pid, 'SIGKILL');
-    if (state.temporaryDirectory !== undefined) rmSync(state.temporaryDirectory, { recursive: true, force: true });
-  });
-}
-
-async function main() {
-  const argv = process.argv.slice(2);
-  if (argv.length === 0) {
-    process.stderr.write('usage: node scripts/with-redis.js <command> [args...]\n');
-    return 2;
-  }
-  installSignalHandlers();
-  const binary = findBinary();
-  state.temporaryDirectory = mkdtempSync(path.join(os.tmpdir(), 'switchyard-redis-'));
-  try {
+runBesideServer('with-redis', {
+  async start() {
+    const binary = findBinary();
+    state.temporaryDirectory = mkdtempSync(path.join(os.tmpdir(), 'switchyard-redis-'));
     const port = await startServer(binary);
-    return await runCommand(argv, port);
-  } finally {
-    await cleanUp();
-  }
-}
-
-main().then(
-  (code) => process.exit(code),
-  (error) => {
-    if (!(error instanceof ExitRequest)) process.stderr.write(`with-redis: ${error?.stack ?? error}\n`);
-    void cleanUp().finally(() => process.exit(error instanceof ExitRequest ? error.code : 1));
+    return { TEST_REDIS_URL: `redis://127.0.0.1:${port}` };
   },
-);
+  stop: stopServer,
+  killNow() {
+    if (state.server !== undefined) signal(state.server.process.pid, 'SIGKILL');
+  },
+  temporaryDirectory: () => state.temporaryDirectory,
+});
