@@ -30,10 +30,65 @@ export function worstTextCostNanoUsd(price: PriceEntry | undefined, rawBody: str
 
 /** Worst cost of `inputTokens` in and `outputTokens` out at the dearest applicable rates. */
 export function tokensWorstNanoUsd(prices: TokenPrices, inputTokens: number, outputTokens: number): bigint {
-  const inputRate = maxRate([prices.input, prices.cacheRead, prices.cacheWrite, prices.cacheWriteOneHour], inputTokens);
-  const outputRate = maxRate([prices.output, prices.reasoning], inputTokens);
+  const flat = flatRates(prices);
+  if (flat !== undefined && inputTokens <= safeTokens && outputTokens <= safeTokens) return BigInt(flatWorstNanoUsd(flat, inputTokens, outputTokens));
+  const inputRate = maxRate(inputRates(prices), inputTokens);
+  const outputRate = maxRate(outputRates(prices), inputTokens);
   const atto = (BigInt(inputTokens) * inputRate + BigInt(outputTokens) * outputRate) * attoPerPico / tokensPerMillion;
   return (atto + attoPerNano - 1n) / attoPerNano;
+}
+
+const inputRates = (prices: TokenPrices): readonly TokenRate[] => [prices.input, prices.cacheRead, prices.cacheWrite, prices.cacheWriteOneHour];
+const outputRates = (prices: TokenPrices): readonly TokenRate[] => [prices.output, prices.reasoning];
+
+/**
+ * Rates with no long-context tier, split at the nano-dollar so that the worst case is integer
+ * arithmetic exact in doubles (every product stays below 2^53): the call's path then allocates one
+ * bigint, not a dozen. A rate in pico-USD per million tokens is `whole` nano-USD per token plus
+ * `part` / 10⁹ of one.
+ */
+interface FlatRates {
+  readonly inputWhole: number;
+  readonly inputPart: number;
+  readonly outputWhole: number;
+  readonly outputPart: number;
+}
+
+/** At most this many tokens a side: `tokens × part` stays below 10¹⁵ and `tokens × whole` below 2 · 10¹². */
+const safeTokens = 1_000_000;
+/** At most this many nano-USD per token ($2,000,000 per million tokens): no price comes near it. */
+const safeWhole = 2_000_000n;
+const flatRatesOf = new WeakMap<TokenPrices, FlatRates | null>();
+
+function flatRates(prices: TokenPrices): FlatRates | undefined {
+  let flat = flatRatesOf.get(prices);
+  if (flat === undefined) {
+    flat = splitRates(prices);
+    flatRatesOf.set(prices, flat);
+  }
+  return flat ?? undefined;
+}
+
+function splitRates(prices: TokenPrices): FlatRates | null {
+  if ([...inputRates(prices), ...outputRates(prices)].some((rate) => rate.tiers.length > 0)) return null;
+  const input = maxRate(inputRates(prices), 0);
+  const output = maxRate(outputRates(prices), 0);
+  if (input / attoPerNano > safeWhole || output / attoPerNano > safeWhole) return null;
+  return {
+    inputWhole: Number(input / attoPerNano),
+    inputPart: Number(input % attoPerNano),
+    outputWhole: Number(output / attoPerNano),
+    outputPart: Number(output % attoPerNano),
+  };
+}
+
+/** Whole nano-dollars, plus the parts' sum rounded up: the bigint path's rounding, exactly. */
+function flatWorstNanoUsd(rates: FlatRates, inputTokens: number, outputTokens: number): number {
+  const whole = inputTokens * rates.inputWhole + outputTokens * rates.outputWhole;
+  const parts = inputTokens * rates.inputPart + outputTokens * rates.outputPart;
+  // Exact: `parts` is an integer below 2^53, and a quotient by 10⁹ this small never rounds across an integer.
+  const partsNano = Math.floor(parts / 1e9);
+  return whole + partsNano + (parts - partsNano * 1e9 > 0 ? 1 : 0);
 }
 
 /** The dearest rate any of `rates` charges at or below `inputTokens` (a tier only counts once crossed). */

@@ -14,8 +14,7 @@ interface KeyWindow {
 /**
  * Rate limits held in this process: fixed one-minute windows per key (aligned to the wall-clock
  * minute, so every instance and every header agrees on when a window resets) and a count of calls
- * in flight. Everything is synchronous map arithmetic: admission costs no I/O and no allocation
- * beyond the admission itself.
+ * in flight. Everything is synchronous map arithmetic: admission costs no I/O, and one object.
  */
 export class MemoryKeyRateLimiter implements KeyRateLimiter {
   private readonly windows = new Map<string, KeyWindow>();
@@ -26,35 +25,22 @@ export class MemoryKeyRateLimiter implements KeyRateLimiter {
   admit(key: ApiKeyRecord): RateAdmission | Promise<RateAdmission> {
     const now = this.now();
     const window = this.windowOf(key.id, now);
-    const resetAt = window.start + windowMs;
-    const retryAfter = Math.max(1, Math.ceil((resetAt - now) / 1000));
     if (key.rpm !== null && window.requests >= key.rpm) {
-      return Promise.reject(rateRefusals.requests(key, retryAfter, standing(key, window)));
+      return Promise.reject(rateRefusals.requests(key, retryAfterSeconds(window, now), standing(key, window)));
     }
     if (key.tpm !== null && window.tokens >= key.tpm) {
-      return Promise.reject(rateRefusals.tokens(key, retryAfter, standing(key, window)));
+      return Promise.reject(rateRefusals.tokens(key, retryAfterSeconds(window, now), standing(key, window)));
     }
     if (key.concurrency !== null && window.inFlight >= key.concurrency) {
       return Promise.reject(rateRefusals.concurrency(key, standing(key, window)));
     }
     window.requests += 1;
     window.inFlight += 1;
-    const admitted = standing(key, window);
-    let finished = false;
-    return {
-      standing: admitted,
-      finish: (tokens) => {
-        if (finished) return;
-        finished = true;
-        window.inFlight -= 1;
-        // Tokens land in the window current when the call ends, which may be a later minute.
-        this.windowOf(key.id, this.now()).tokens += tokens;
-      },
-    };
+    return new WindowAdmission(this, key, window);
   }
 
   /** The key's counters at `now`; a new minute resets the counts in place (calls in flight stay counted). */
-  private windowOf(keyId: string, now: number): KeyWindow {
+  windowOf(keyId: string, now: number): KeyWindow {
     const start = now - (now % windowMs);
     let window = this.windows.get(keyId);
     if (window === undefined) {
@@ -67,6 +53,51 @@ export class MemoryKeyRateLimiter implements KeyRateLimiter {
     }
     return window;
   }
+
+  /** Frees a call's slot and charges its tokens to the window current when it ends, which may be a later minute. */
+  end(keyId: string, window: KeyWindow, tokens: number): void {
+    window.inFlight -= 1;
+    this.windowOf(keyId, this.now()).tokens += tokens;
+  }
+}
+
+/**
+ * One admitted call, and the key's standing right after it was counted: a single object per call
+ * (the hot path's garbage is what a limited key costs beyond its arithmetic).
+ */
+class WindowAdmission implements RateAdmission, RateLimitStanding {
+  readonly requestLimit: number | null;
+  readonly requestsRemaining: number;
+  readonly tokenLimit: number | null;
+  readonly tokensRemaining: number;
+  readonly resetAt: number;
+  private finished = false;
+
+  constructor(
+    private readonly limiter: MemoryKeyRateLimiter,
+    private readonly key: ApiKeyRecord,
+    private readonly window: KeyWindow,
+  ) {
+    this.requestLimit = key.rpm;
+    this.requestsRemaining = key.rpm === null ? 0 : Math.max(0, key.rpm - window.requests);
+    this.tokenLimit = key.tpm;
+    this.tokensRemaining = key.tpm === null ? 0 : Math.max(0, key.tpm - window.tokens);
+    this.resetAt = window.start + windowMs;
+  }
+
+  get standing(): RateLimitStanding | null {
+    return this.requestLimit === null && this.tokenLimit === null ? null : this;
+  }
+
+  finish(tokens: number): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.limiter.end(this.key.id, this.window, tokens);
+  }
+}
+
+function retryAfterSeconds(window: KeyWindow, now: number): number {
+  return Math.max(1, Math.ceil((window.start + windowMs - now) / 1000));
 }
 
 function standing(key: ApiKeyRecord, window: KeyWindow): RateLimitStanding | null {
