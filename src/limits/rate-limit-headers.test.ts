@@ -43,4 +43,13 @@ describe('rate-limit headers', () => {
   it('formats durations the way OpenAI does', () => {
     expect([0, 1, 999, 1000, 1001, 20_000, 59_000, 59_999, 61_000].map(openAiDuration)).toEqual(['0ms', '1ms', '999ms', '1s', '2s', '20s', '59s', '1m0s', '1m1s']);
   });
+
+  it('follows the clock from one answer to the next (the last reset string is reused only while it is right)', () => {
+    const resets = [now, now + 1, now + 1_000, now + 19_500, now + 19_749].map((at) => rateLimitHeaders(standing, 'chat', at)['x-ratelimit-reset-requests']);
+    expect(resets).toEqual(['20s', '20s', '19s', '250ms', '1ms']);
+    const next = { ...standing, resetAt: standing.resetAt + 60_000 };
+    expect(rateLimitHeaders(standing, 'messages', now)['anthropic-ratelimit-requests-reset']).toBe('2026-11-26T10:01:00Z');
+    expect(rateLimitHeaders(next, 'messages', now + 60_000)['anthropic-ratelimit-requests-reset']).toBe('2026-11-26T10:02:00Z');
+    expect(rateLimitHeaders(standing, 'messages', now)['anthropic-ratelimit-requests-reset']).toBe('2026-11-26T10:01:00Z');
+  });
 });

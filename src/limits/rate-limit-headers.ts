@@ -8,7 +8,7 @@ import type { RateLimitStanding } from './key-rate-limiter.js';
  */
 export function rateLimitHeaders(standing: RateLimitStanding, format: FormatName | undefined, now: number, headers: Record<string, string> = {}): Record<string, string> {
   if (format === 'messages') {
-    const reset = new Date(standing.resetAt).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const reset = rfc3339Reset(standing.resetAt);
     if (standing.requestLimit !== null) {
       headers['anthropic-ratelimit-requests-limit'] = String(standing.requestLimit);
       headers['anthropic-ratelimit-requests-remaining'] = String(standing.requestsRemaining);
@@ -21,7 +21,7 @@ export function rateLimitHeaders(standing: RateLimitStanding, format: FormatName
     }
     return headers;
   }
-  const reset = openAiDuration(standing.resetAt - now);
+  const reset = durationReset(standing.resetAt - now);
   if (standing.requestLimit !== null) {
     headers['x-ratelimit-limit-requests'] = String(standing.requestLimit);
     headers['x-ratelimit-remaining-requests'] = String(standing.requestsRemaining);
@@ -33,6 +33,31 @@ export function rateLimitHeaders(standing: RateLimitStanding, format: FormatName
     headers['x-ratelimit-reset-tokens'] = reset;
   }
   return headers;
+}
+
+// Every call of a limited key sends a reset; within a window it is one of a few strings, so the
+// last one is kept rather than built again per answer.
+let lastResetAt = 0;
+let lastRfc3339 = '';
+let lastDurationMs = -1;
+let lastDuration = '';
+
+function rfc3339Reset(resetAt: number): string {
+  if (resetAt !== lastResetAt) {
+    lastRfc3339 = new Date(resetAt).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    lastResetAt = resetAt;
+  }
+  return lastRfc3339;
+}
+
+/** Durations of a second or more are whole seconds, so one string serves a whole second. */
+function durationReset(milliseconds: number): string {
+  const rounded = milliseconds < 1000 ? Math.max(0, Math.ceil(milliseconds)) : Math.ceil(milliseconds / 1000) * 1000;
+  if (rounded !== lastDurationMs) {
+    lastDuration = openAiDuration(rounded);
+    lastDurationMs = rounded;
+  }
+  return lastDuration;
 }
 
 /** `850ms`, `20s`, `1m0s` — the duration style of OpenAI's reset headers. */
