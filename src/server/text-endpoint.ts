@@ -54,13 +54,16 @@ export async function handleTextRequest(
   let metered: MeteringFacts | undefined;
   try {
     const { key, forwarded, rawBody: received, rawBytes } = await readAuthorisedRequest(exchange.incoming, services, family, format.name);
-    const callLimits = await services.limits.admit(key);
+    // Awaited only when there is something to wait for: an await costs the hot path a turn.
+    const admitted = services.limits.admit(key);
+    const callLimits = admitted instanceof Promise ? await admitted : admitted;
     limits = callLimits;
     const read: PreparedBody = { rawBody: received, parsedBody: parseJsonObject(received) };
     const { rawBody, parsedBody, deliver } = prepare === undefined ? read : await prepare(read, key);
     const { request, refusal } = decodeForRouting(format, parsedBody);
     const model = resolveModel(catalog, request?.model ?? (parsedBody.model as string), 'text', key);
-    if (callLimits.reserves) await callLimits.reserve(requestId, worstTextCostNanoUsd(priceAt(model.prices, startedAt), rawBody, requestedOutputCap(parsedBody)));
+    const reserving = callLimits.reserves ? callLimits.reserve(requestId, worstTextCostNanoUsd(priceAt(model.prices, startedAt), rawBody, requestedOutputCap(parsedBody))) : undefined;
+    if (reserving !== undefined) await reserving;
     metered = { requestId, key, model, route: undefined, family, rawBodyLength: rawBody.length, startedAt };
     const foreignBlobs = mayHoldForeignBlob(rawBody);
     const clientSignal = clientAbortScope(exchange.outgoing);
