@@ -1,7 +1,7 @@
 import type { BudgetMeter } from '../budgets/budget-meter.js';
 import { MemoryBudgetMeter } from '../budgets/memory-budget-meter.js';
 import { RedisBudgetMeter } from '../budgets/redis-budget-meter.js';
-import type { RedisConfig } from '../config/config-schema.js';
+import type { LimitsConfig, RedisConfig } from '../config/config-schema.js';
 import type { Logger } from '../logging/logger.js';
 import { closeRedis, connectRedis, openRedis } from '../redis/open-redis.js';
 import { RedisOutage } from '../redis/redis-outage.js';
@@ -27,10 +27,16 @@ export interface OpenedKeyLimits {
  * through Redis when `redis` is configured (interface.md §8). A Redis that does not answer at
  * start does not stop the gateway: its fail modes apply until it answers.
  */
-export async function openKeyLimits(redisConfig: RedisConfig | undefined, readSpend: (keyId: string, at: Date) => Promise<KeySpend>, logger: Logger): Promise<OpenedKeyLimits> {
+export async function openKeyLimits(
+  redisConfig: RedisConfig | undefined,
+  limitsConfig: LimitsConfig,
+  readSpend: (keyId: string, at: Date) => Promise<KeySpend>,
+  logger: Logger,
+): Promise<OpenedKeyLimits> {
+  const windowMs = limitsConfig.window_seconds * 1000;
   if (redisConfig === undefined) {
     const budgets = new MemoryBudgetMeter(readSpend);
-    return { limits: new KeyLimits(new MemoryKeyRateLimiter(), budgets), budgets, close: async () => undefined };
+    return { limits: new KeyLimits(new MemoryKeyRateLimiter(Date.now, windowMs), budgets), budgets, close: async () => undefined };
   }
   const redis = openRedis(redisConfig, logger);
   if (!(await connectRedis(redis, redisConfig.connect_timeout_ms))) {
@@ -38,7 +44,7 @@ export async function openKeyLimits(redisConfig: RedisConfig | undefined, readSp
   }
   const keyPrefix = redisConfig.key_prefix;
   const budgets = new RedisBudgetMeter(redis, { keyPrefix, readSpend, outage: new RedisOutage('budgets', redisConfig.budgets_fail_mode, logger) });
-  const rates = new RedisKeyRateLimiter(redis, { keyPrefix, outage: new RedisOutage('rate limits', redisConfig.limits_fail_mode, logger) });
+  const rates = new RedisKeyRateLimiter(redis, { keyPrefix, outage: new RedisOutage('rate limits', redisConfig.limits_fail_mode, logger), windowMs });
   const bothOpen = redisConfig.limits_fail_mode === 'open' && redisConfig.budgets_fail_mode === 'open';
   return {
     limits: new KeyLimits(rates, budgets),
