@@ -14,6 +14,12 @@ const providerSchema = z
     timeout_ms: numeric(z.number().int().positive()).optional(),
     /** For openai-compatible servers that also serve the Responses API. */
     responses: z.boolean().optional(),
+    /**
+     * The upstream's own quota of concurrent requests, held across every instance (through Redis
+     * when configured). A route to a provider at its cap is skipped like a failed route; with every
+     * route at its cap the client gets 429 `upstream_busy`.
+     */
+    max_concurrency: numeric(z.number().int().positive()).optional(),
   })
   .strict();
 

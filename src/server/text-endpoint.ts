@@ -14,6 +14,7 @@ import { adapterFor } from '../providers/registry.js';
 import type { AttemptContext } from '../call/attempt-context.js';
 import type { CallOutcome } from '../call/call-outcome.js';
 import { resolveModel } from '../routing/resolve-model.js';
+import { inUpstreamSlot } from '../routing/in-upstream-slot.js';
 import { runWithFallback } from '../routing/run-with-fallback.js';
 import { translatedCall } from '../translation/translated-call.js';
 import type { ApiKeyRecord } from '../storage/ports.js';
@@ -87,8 +88,9 @@ export async function handleTextRequest(
         // A body carrying another provider's reasoning blob is translated, which drops the blob.
         const passThrough = request === undefined || (native && !foreignBlobs);
         if (!passThrough) noteUnservedHostedTools(services, requestId, request, text.nativeFormats);
-        const call = passThrough ? passthroughCall(attempt, rawBody, parsedBody, rawBody === received ? rawBytes : undefined) : translatedCall(attempt, request);
-        return call.then((outcome) => ({ outcome, route }));
+        const call = () => (passThrough ? passthroughCall(attempt, rawBody, parsedBody, rawBody === received ? rawBytes : undefined) : translatedCall(attempt, request));
+        // A stream holds its upstream's slot until it ends; an uncapped route goes straight to the call.
+        return inUpstreamSlot(services.upstreamCaps, route, call, (outcome) => outcome.completion).then((outcome) => ({ outcome, route }));
       },
       (report) => {
         services.metrics.observeUpstreamError(report.route.target.providerName, model.id, report.error.code);
