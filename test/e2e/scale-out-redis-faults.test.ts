@@ -7,7 +7,7 @@ import { insertLimitedKey } from '../support/limited-keys.js';
 import { startScaleOutCluster, type ScaleOutCluster } from '../support/scale-out-cluster.js';
 
 /**
- * Two instances reaching Redis through a proxy that refuses or silences it: rate limits fail open
+ * Two instances reaching Redis through a proxy that refuses, silences or stalls it: rate limits fail open
  * and budgets fail closed by default (the opposite on an instance configured so), a call never
  * waits on a silent Redis longer than the command timeout, and everything is enforced again
  * within seconds of Redis answering, without a restart.
@@ -54,6 +54,12 @@ if (postgresAdminUrl === undefined || testRedisUrl === undefined) {
     statusOf(cluster.client(gateway, secret).chat.completions.create({ model: 'sim-gpt', max_tokens: 20, messages: [{ role: 'user', content: '[words:2] go' }] }));
   const ready = async (gateway: TestGateway) => (await fetch(`${gateway.url}/ready`)).status;
 
+  async function breakRedis(fault: 'refusing' | 'silent' | 'stalled'): Promise<void> {
+    if (fault === 'refusing') await proxy.refuse();
+    else if (fault === 'silent') proxy.silence();
+    else proxy.stall();
+  }
+
   /** Calls until the key is refused with 429 at its limit again (Redis counts again), or the time is up. */
   async function untilLimitedAgain(gateway: TestGateway, secret: string, withinMs: number): Promise<number> {
     const started = Date.now();
@@ -64,14 +70,14 @@ if (postgresAdminUrl === undefined || testRedisUrl === undefined) {
     throw new Error(`no 429 within ${withinMs} ms of Redis coming back`);
   }
 
-  for (const fault of ['refusing', 'silent'] as const) {
+  /** Refusing: a stopped Redis. Silent: a hung one, new connections unanswered. Stalled: a hung one on connections that were answering. */
+  for (const fault of ['refusing', 'silent', 'stalled'] as const) {
     describe(`with Redis ${fault}`, () => {
       it('let rate-limited keys through and refuse budgeted keys with 503 in the client’s shape, sending nothing upstream, by default', async () => {
         const [first, second] = cluster.gateways as [TestGateway, TestGateway];
         const limited = await insertLimitedKey(cluster.storage, { rpm: 2 });
         const budgeted = await insertLimitedKey(cluster.storage, { budgetNanoUsd: 10n ** 12n });
-        if (fault === 'refusing') await proxy.refuse();
-        else proxy.silence();
+        await breakRedis(fault);
         try {
           // Well past rpm 2, over both instances: no 429 while limits fail open.
           const limitedCalls = [];
@@ -100,8 +106,7 @@ if (postgresAdminUrl === undefined || testRedisUrl === undefined) {
       it('refuse rate-limited keys with 503 and let budgeted keys through on an instance with the fail modes swapped', async () => {
         const limited = await insertLimitedKey(cluster.storage, { rpm: 2 });
         const budgeted = await insertLimitedKey(cluster.storage, { budgetNanoUsd: 10n ** 12n });
-        if (fault === 'refusing') await proxy.refuse();
-        else proxy.silence();
+        await breakRedis(fault);
         try {
           const before = cluster.upstreamRequests();
           const refused = await chat(swapped, limited.secret);
