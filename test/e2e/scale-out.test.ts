@@ -205,5 +205,16 @@ if (postgresAdminUrl === undefined || testRedisUrl === undefined) {
       // Every slot came back: the cap admits again on either instance.
       expect((await outcomeOf(streamed(clients[0]!, 'capped-gpt', 'go'))).status).toBe(200);
     });
+
+    it('count image calls against the same cap until their answer is read', async () => {
+      const { secret } = await insertLimitedKey(cluster.storage, {});
+      const clients = [cluster.client(first, secret), cluster.client(second, secret)];
+      const before = cluster.upstreamRequests();
+      const outcomes = await Promise.all(
+        Array.from({ length: 4 }, (_, call) => outcomeOf(clients[call % 2]!.images.generate({ model: 'capped-image', prompt: '[delay:1000] a harbour', size: '1024x1024', quality: 'low' }))),
+      );
+      expect(outcomes.map((outcome) => outcome.status).sort()).toEqual([200, 200, 429, 429]);
+      expect(cluster.upstreamRequests() - before).toBe(cappedProviderSlots);
+    });
   });
 }

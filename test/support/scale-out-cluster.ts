@@ -50,8 +50,8 @@ export interface ScaleOutCluster {
 /**
  * Gateways in this process as instances behind a load balancer: each opens its own connections to
  * one fresh PostgreSQL database, one Redis key prefix and (optionally) one s3rver bucket, and they
- * share nothing else. They call one simulator started here; `capped-gpt` goes to a provider with
- * `max_concurrency`, `capped-then-free` falls back from that provider to an uncapped one.
+ * share nothing else. They call one simulator started here; `capped-gpt` and `capped-image` go to a
+ * provider with `max_concurrency`, `capped-then-free` falls back from that provider to an uncapped one.
  */
 export async function startScaleOutCluster(options: ScaleOutClusterOptions): Promise<ScaleOutCluster> {
   const database: PostgresTestDatabase = await createPostgresTestDatabase(options.postgresAdminUrl);
@@ -61,7 +61,8 @@ export async function startScaleOutCluster(options: ScaleOutClusterOptions): Pro
   const directories: string[] = [];
   const keyPrefix = freshKeyPrefix();
   const gateways: TestGateway[] = [];
-  const defaults = defaultConfig({}) as { providers: Record<string, Record<string, unknown>>; models: unknown[] };
+  const defaults = defaultConfig({}) as { providers: Record<string, Record<string, unknown>>; models: Record<string, unknown>[] };
+  const simImage = defaults.models.find((model) => model.id === 'sim-image') as Record<string, unknown>;
   const simPrice = { input_per_mtok: '1.00', output_per_mtok: '2.00', effective_from: '2026-01-01' };
 
   const startInstance = async (redis: Record<string, unknown> = {}): Promise<TestGateway> => {
@@ -88,6 +89,7 @@ export async function startScaleOutCluster(options: ScaleOutClusterOptions): Pro
       models: [
         ...defaults.models,
         { id: 'capped-gpt', routes: [{ provider: 'capped-sim', model: 'sim-gpt' }], price: simPrice },
+        { ...simImage, id: 'capped-image', legacy_aliases: [], routes: [{ provider: 'capped-sim', model: 'sim-image' }] },
         { id: 'capped-then-free', routes: [{ provider: 'capped-sim', model: 'sim-gpt' }, { provider: 'sim-openai', model: 'sim-gpt' }], price: simPrice },
       ],
     });
