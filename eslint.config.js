@@ -56,7 +56,7 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', refuse(toServer, toStorage)] },
   },
   {
-    files: ['src/{catalog,routing,keys,metering,limits,budgets,redis,storage,stored-responses,media,logging,config,observability}/**/*.ts'],
+    files: ['src/{catalog,routing,keys,metering,limits,budgets,redis,upstream-caps,storage,stored-responses,media,logging,config,observability}/**/*.ts'],
     ignores: testFiles,
     rules: { 'no-restricted-imports': ['error', refuse(toServer)] },
   },

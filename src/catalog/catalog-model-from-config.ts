@@ -30,7 +30,7 @@ export function catalogModelFromConfig(model: ModelConfig, where: string, config
       ...(provider.headers ? { headers: provider.headers } : {}),
       ...(provider.responses ? { servesResponses: true } : {}),
     };
-    return [{ target, timeoutMs: route.timeout_ms ?? provider.timeout_ms }];
+    return [{ target, timeoutMs: route.timeout_ms ?? provider.timeout_ms, ...(provider.max_concurrency === undefined ? {} : { maxConcurrency: provider.max_concurrency }) }];
   });
   const upstreamModel = model.routes[0]?.model ?? model.id;
   const configuredPrices = model.price === undefined ? undefined : Array.isArray(model.price) ? model.price : [model.price];

@@ -10,6 +10,8 @@ export type OutputModality = 'text' | 'image' | 'video';
 export interface CatalogRoute {
   readonly target: UpstreamTarget;
   readonly timeoutMs: number | undefined;
+  /** The provider's `max_concurrency`; undefined for an uncapped provider, whose calls never meet the caps. */
+  readonly maxConcurrency?: number;
 }
 
 export interface CatalogModel {

@@ -14,6 +14,12 @@ const providerSchema = z
     timeout_ms: numeric(z.number().int().positive()).optional(),
     /** For openai-compatible servers that also serve the Responses API. */
     responses: z.boolean().optional(),
+    /**
+     * The upstream's own quota of concurrent requests, held across every instance (through Redis
+     * when configured). A route to a provider at its cap is skipped like a failed route; with every
+     * route at its cap the client gets 429 `upstream_busy`.
+     */
+    max_concurrency: numeric(z.number().int().positive()).optional(),
   })
   .strict();
 
@@ -191,6 +197,17 @@ export const configSchema = z
       })
       .strict()
       .default({ attempts_per_route: 2, backoff_ms: 100, timeout_ms: 60_000 }),
+    limits: z
+      .object({
+        /**
+         * The length of a rate-limit window: a key's rpm and tpm count per window of this many
+         * seconds, aligned to the wall clock, and the reset headers follow it. A minute unless a
+         * test wants to watch a window roll over in seconds.
+         */
+        window_seconds: numeric(z.number().int().min(1).max(3600)).default(60),
+      })
+      .strict()
+      .default({ window_seconds: 60 }),
     keys: z
       .object({
         /** How long a rotated key's previous secret keeps working when the rotation does not say. */
@@ -220,3 +237,4 @@ export type S3ContentConfig = z.infer<typeof s3ContentSchema>;
 export type VideosConfig = z.infer<typeof videosSchema>;
 export type RedisConfig = NonNullable<GatewayConfig['redis']>;
 export type FailMode = RedisConfig['limits_fail_mode'];
+export type LimitsConfig = GatewayConfig['limits'];

@@ -32,6 +32,11 @@ export const errorRegistry = {
   unsupported_media_type: { status: 415, retryable: false },
   unsupported_combination: { status: 422, retryable: false },
   rate_limited: { status: 429, retryable: false },
+  /**
+   * Every route's upstream already has its `max_concurrency` calls in flight. Not retried on the
+   * same route (its slots free only when calls end); the next route is tried instead.
+   */
+  upstream_busy: { status: 429, retryable: false },
   internal_error: { status: 500, retryable: false },
   /** The upstream answered with a client error (its 4xx, mapped); retrying will not help. */
   upstream_client_error: { status: 400, retryable: false },

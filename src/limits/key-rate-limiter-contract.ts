@@ -3,8 +3,8 @@ import { apiKeyRecord } from '../keys/api-key-record.js';
 import type { KeyRateLimiter } from './key-rate-limiter.js';
 import { RateLimitedError } from './rate-limited-error.js';
 
-/** Makes a fresh limiter (nothing counted yet) reading the time from `now`. */
-export type OpenRateLimiter = (now: () => number) => KeyRateLimiter;
+/** Makes a fresh limiter (nothing counted yet) reading the time from `now`, with windows of `windowMs` (a minute when absent). */
+export type OpenRateLimiter = (now: () => number, windowMs?: number) => KeyRateLimiter;
 
 export const rateLimitedKey = (settings: { rpm?: number; tpm?: number; concurrency?: number }, id = 'key_1') =>
   apiKeyRecord({ id, name: 'k', prefix: 'sy-x', hash: 'h', createdAt: new Date(0), ...settings });
@@ -75,6 +75,21 @@ export function describeKeyRateLimiterContract(name: string, open: OpenRateLimit
       other.finish(0);
       next.finish(0);
       (await limiter.admit(limited)).finish(0);
+    });
+
+    it('counts per configured window, with the reset and the retry-after of that window', async () => {
+      const time = testClock(Date.parse('2026-11-26T10:00:03.200Z'));
+      const limiter = open(time.now, 5_000);
+      const limited = rateLimitedKey({ rpm: 2, tpm: 50 });
+      expect((await limiter.admit(limited)).standing).toMatchObject({ requestsRemaining: 1, resetAt: Date.parse('2026-11-26T10:00:05.000Z') });
+      const second = await limiter.admit(limited);
+      second.finish(60);
+      const refusal = await Promise.resolve(limiter.admit(limited)).catch((error: unknown) => error);
+      expect((refusal as RateLimitedError).message).toBe('Rate limit of 2 requests per 5-second window reached for this API key.');
+      expect((refusal as RateLimitedError).retryAfterSeconds).toBe(2);
+      time.advance(1_800);
+      // The next window: requests and tokens start again.
+      expect((await limiter.admit(limited)).standing).toMatchObject({ requestLimit: 2, requestsRemaining: 1, tokenLimit: 50, tokensRemaining: 50, resetAt: Date.parse('2026-11-26T10:00:10.000Z') });
     });
 
     it('does not count a refused call', async () => {

@@ -1,4 +1,4 @@
 import { describeKeyRateLimiterContract } from './key-rate-limiter-contract.js';
 import { MemoryKeyRateLimiter } from './memory-key-rate-limiter.js';
 
-describeKeyRateLimiterContract('in-memory', (now) => new MemoryKeyRateLimiter(now));
+describeKeyRateLimiterContract('in-memory', (now, windowMs) => new MemoryKeyRateLimiter(now, windowMs));

@@ -1,10 +1,10 @@
 import type { ApiKeyRecord } from '../storage/ports.js';
 import type { KeyRateLimiter, RateAdmission, RateLimitStanding } from './key-rate-limiter.js';
-import { rateRefusals, rateStanding, rateWindowMs as windowMs } from './rate-refusals.js';
+import { defaultRateWindowMs, rateRefusals, rateStanding } from './rate-refusals.js';
 
 /** One key's counters; the object lives as long as the process, so admissions can hold it. */
 interface KeyWindow {
-  /** Start of the current fixed one-minute window (epoch ms, a multiple of 60 s). */
+  /** Start of the current fixed window (epoch ms, a multiple of the window's length). */
   start: number;
   requests: number;
   tokens: number;
@@ -12,36 +12,40 @@ interface KeyWindow {
 }
 
 /**
- * Rate limits held in this process: fixed one-minute windows per key (aligned to the wall-clock
- * minute, so every instance and every header agrees on when a window resets) and a count of calls
- * in flight. Everything is synchronous map arithmetic: admission costs no I/O, and one object.
+ * Rate limits held in this process: fixed windows per key (one minute unless configured; aligned to
+ * the wall clock, so every instance and every header agrees on when a window resets) and a count of
+ * calls in flight. Everything is synchronous map arithmetic: admission costs no I/O, and one object.
  */
 export class MemoryKeyRateLimiter implements KeyRateLimiter {
   private readonly windows = new Map<string, KeyWindow>();
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly now: () => number = Date.now,
+    /** A whole number of milliseconds, so the window arithmetic per call stays integer. */
+    readonly windowMs: number = defaultRateWindowMs,
+  ) {}
 
   /** Admits at once, with no promise to await (the hot path); a refusal is a rejected promise, as the port says. */
   admit(key: ApiKeyRecord): RateAdmission | Promise<RateAdmission> {
     const now = this.now();
     const window = this.windowOf(key.id, now);
     if (key.rpm !== null && window.requests >= key.rpm) {
-      return Promise.reject(rateRefusals.requests(key, retryAfterSeconds(window, now), standing(key, window)));
+      return Promise.reject(rateRefusals.requests(key, this.retryAfterSeconds(window, now), this.standing(key, window), this.windowMs));
     }
     if (key.tpm !== null && window.tokens >= key.tpm) {
-      return Promise.reject(rateRefusals.tokens(key, retryAfterSeconds(window, now), standing(key, window)));
+      return Promise.reject(rateRefusals.tokens(key, this.retryAfterSeconds(window, now), this.standing(key, window), this.windowMs));
     }
     if (key.concurrency !== null && window.inFlight >= key.concurrency) {
-      return Promise.reject(rateRefusals.concurrency(key, standing(key, window)));
+      return Promise.reject(rateRefusals.concurrency(key, this.standing(key, window)));
     }
     window.requests += 1;
     window.inFlight += 1;
     return new WindowAdmission(this, key, window);
   }
 
-  /** The key's counters at `now`; a new minute resets the counts in place (calls in flight stay counted). */
+  /** The key's counters at `now`; a new window resets the counts in place (calls in flight stay counted). */
   windowOf(keyId: string, now: number): KeyWindow {
-    const start = now - (now % windowMs);
+    const start = now - (now % this.windowMs);
     let window = this.windows.get(keyId);
     if (window === undefined) {
       window = { start, requests: 0, tokens: 0, inFlight: 0 };
@@ -54,10 +58,18 @@ export class MemoryKeyRateLimiter implements KeyRateLimiter {
     return window;
   }
 
-  /** Frees a call's slot and charges its tokens to the window current when it ends, which may be a later minute. */
+  /** Frees a call's slot and charges its tokens to the window current when it ends, which may be a later one. */
   end(keyId: string, window: KeyWindow, tokens: number): void {
     window.inFlight -= 1;
     this.windowOf(keyId, this.now()).tokens += tokens;
+  }
+
+  private retryAfterSeconds(window: KeyWindow, now: number): number {
+    return Math.max(1, Math.ceil((window.start + this.windowMs - now) / 1000));
+  }
+
+  private standing(key: ApiKeyRecord, window: KeyWindow): RateLimitStanding | null {
+    return rateStanding(key, window.start + this.windowMs, window.requests, window.tokens);
   }
 }
 
@@ -82,7 +94,7 @@ class WindowAdmission implements RateAdmission, RateLimitStanding {
     this.requestsRemaining = key.rpm === null ? 0 : Math.max(0, key.rpm - window.requests);
     this.tokenLimit = key.tpm;
     this.tokensRemaining = key.tpm === null ? 0 : Math.max(0, key.tpm - window.tokens);
-    this.resetAt = window.start + windowMs;
+    this.resetAt = window.start + limiter.windowMs;
   }
 
   get standing(): RateLimitStanding | null {
@@ -94,12 +106,4 @@ class WindowAdmission implements RateAdmission, RateLimitStanding {
     this.finished = true;
     this.limiter.end(this.key.id, this.window, tokens);
   }
-}
-
-function retryAfterSeconds(window: KeyWindow, now: number): number {
-  return Math.max(1, Math.ceil((window.start + windowMs - now) / 1000));
-}
-
-function standing(key: ApiKeyRecord, window: KeyWindow): RateLimitStanding | null {
-  return rateStanding(key, window.start, window.requests, window.tokens);
 }

@@ -1,7 +1,7 @@
 import type { BudgetMeter } from '../budgets/budget-meter.js';
 import { MemoryBudgetMeter } from '../budgets/memory-budget-meter.js';
 import { RedisBudgetMeter } from '../budgets/redis-budget-meter.js';
-import type { RedisConfig } from '../config/config-schema.js';
+import type { LimitsConfig, RedisConfig } from '../config/config-schema.js';
 import type { Logger } from '../logging/logger.js';
 import { closeRedis, connectRedis, openRedis } from '../redis/open-redis.js';
 import { RedisOutage } from '../redis/redis-outage.js';
@@ -9,10 +9,15 @@ import type { KeySpend } from '../storage/ports.js';
 import { KeyLimits } from './key-limits.js';
 import { MemoryKeyRateLimiter } from './memory-key-rate-limiter.js';
 import { RedisKeyRateLimiter } from './redis-key-rate-limiter.js';
+import { MemoryUpstreamCaps } from '../upstream-caps/memory-upstream-caps.js';
+import { RedisUpstreamCaps } from '../upstream-caps/redis-upstream-caps.js';
+import type { UpstreamCaps } from '../upstream-caps/upstream-caps.js';
 
 export interface OpenedKeyLimits {
   readonly limits: KeyLimits;
   readonly budgets: BudgetMeter;
+  /** Providers' `max_concurrency`: shared through the same Redis, with the rate limits' fail mode. */
+  readonly upstreamCaps: UpstreamCaps;
   /**
    * For `GET /ready`: answers while the Redis the limits need answers. Absent without Redis, and
    * when both fail modes are open — an instance that serves without Redis by choice stays ready,
@@ -23,14 +28,20 @@ export interface OpenedKeyLimits {
 }
 
 /**
- * The rate limits and budgets of this gateway: held in this process, or shared by every instance
+ * The rate limits, budgets and upstream concurrency caps of this gateway: held in this process, or shared by every instance
  * through Redis when `redis` is configured (interface.md §8). A Redis that does not answer at
  * start does not stop the gateway: its fail modes apply until it answers.
  */
-export async function openKeyLimits(redisConfig: RedisConfig | undefined, readSpend: (keyId: string, at: Date) => Promise<KeySpend>, logger: Logger): Promise<OpenedKeyLimits> {
+export async function openKeyLimits(
+  redisConfig: RedisConfig | undefined,
+  limitsConfig: LimitsConfig,
+  readSpend: (keyId: string, at: Date) => Promise<KeySpend>,
+  logger: Logger,
+): Promise<OpenedKeyLimits> {
+  const windowMs = limitsConfig.window_seconds * 1000;
   if (redisConfig === undefined) {
     const budgets = new MemoryBudgetMeter(readSpend);
-    return { limits: new KeyLimits(new MemoryKeyRateLimiter(), budgets), budgets, close: async () => undefined };
+    return { limits: new KeyLimits(new MemoryKeyRateLimiter(Date.now, windowMs), budgets), budgets, upstreamCaps: new MemoryUpstreamCaps(), close: async () => undefined };
   }
   const redis = openRedis(redisConfig, logger);
   if (!(await connectRedis(redis, redisConfig.connect_timeout_ms))) {
@@ -38,11 +49,13 @@ export async function openKeyLimits(redisConfig: RedisConfig | undefined, readSp
   }
   const keyPrefix = redisConfig.key_prefix;
   const budgets = new RedisBudgetMeter(redis, { keyPrefix, readSpend, outage: new RedisOutage('budgets', redisConfig.budgets_fail_mode, logger) });
-  const rates = new RedisKeyRateLimiter(redis, { keyPrefix, outage: new RedisOutage('rate limits', redisConfig.limits_fail_mode, logger) });
+  const rates = new RedisKeyRateLimiter(redis, { keyPrefix, outage: new RedisOutage('rate limits', redisConfig.limits_fail_mode, logger), windowMs });
+  const upstreamCaps = new RedisUpstreamCaps(redis, { keyPrefix, outage: new RedisOutage('upstream concurrency caps', redisConfig.limits_fail_mode, logger) });
   const bothOpen = redisConfig.limits_fail_mode === 'open' && redisConfig.budgets_fail_mode === 'open';
   return {
     limits: new KeyLimits(rates, budgets),
     budgets,
+    upstreamCaps,
     ...(bothOpen ? {} : { pingRedis: async () => void (await redis.ping()) }),
     close: () => closeRedis(redis),
   };

@@ -4,25 +4,33 @@ import { RateLimitedError } from './rate-limited-error.js';
 
 /** The 429s every implementation throws, worded alike whichever store counted. */
 export const rateRefusals = {
-  requests: (key: ApiKeyRecord, retryAfter: number, standing: RateLimitStanding | null) =>
-    new RateLimitedError(`Rate limit of ${key.rpm} requests per minute reached for this API key.`, retryAfter, standing),
-  tokens: (key: ApiKeyRecord, retryAfter: number, standing: RateLimitStanding | null) =>
-    new RateLimitedError(`Rate limit of ${key.tpm} tokens per minute reached for this API key.`, retryAfter, standing),
+  requests: (key: ApiKeyRecord, retryAfter: number, standing: RateLimitStanding | null, windowMs: number) =>
+    new RateLimitedError(`Rate limit of ${key.rpm} requests per ${windowName(windowMs)} reached for this API key.`, retryAfter, standing),
+  tokens: (key: ApiKeyRecord, retryAfter: number, standing: RateLimitStanding | null, windowMs: number) =>
+    new RateLimitedError(`Rate limit of ${key.tpm} tokens per ${windowName(windowMs)} reached for this API key.`, retryAfter, standing),
   /** A slot frees when any call ends, so a second is as good a guess as any. */
   concurrency: (key: ApiKeyRecord, standing: RateLimitStanding | null) =>
     new RateLimitedError(`This API key already has ${key.concurrency} ${key.concurrency === 1 ? 'request' : 'requests'} in flight, its limit.`, 1, standing),
 };
 
-export const rateWindowMs = 60_000;
+/**
+ * The length of a rate window: a wall-clock minute unless `limits.window_seconds` says otherwise
+ * (a few seconds lets a test watch a window roll over); rpm and tpm then count per window.
+ */
+export const defaultRateWindowMs = 60_000;
+
+function windowName(windowMs: number): string {
+  return windowMs === defaultRateWindowMs ? 'minute' : `${windowMs / 1000}-second window`;
+}
 
 /** The standing for the rate-limit headers; null when the key has neither rpm nor tpm. */
-export function rateStanding(key: ApiKeyRecord, windowStart: number, requests: number, tokens: number): RateLimitStanding | null {
+export function rateStanding(key: ApiKeyRecord, resetAt: number, requests: number, tokens: number): RateLimitStanding | null {
   if (key.rpm === null && key.tpm === null) return null;
   return {
     requestLimit: key.rpm,
     requestsRemaining: key.rpm === null ? 0 : Math.max(0, key.rpm - requests),
     tokenLimit: key.tpm,
     tokensRemaining: key.tpm === null ? 0 : Math.max(0, key.tpm - tokens),
-    resetAt: windowStart + rateWindowMs,
+    resetAt,
   };
 }

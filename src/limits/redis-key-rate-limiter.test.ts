@@ -23,7 +23,8 @@ if (testRedisUrl === undefined) {
     await Promise.all([closeRedis(first), closeRedis(second)]);
   });
 
-  describeKeyRateLimiterContract('redis', (now) => new RedisKeyRateLimiter(first, { keyPrefix: freshKeyPrefix(), outage: testOutage('rate limits', 'closed'), now }));
+  describeKeyRateLimiterContract('redis', (now, windowMs) =>
+    new RedisKeyRateLimiter(first, { keyPrefix: freshKeyPrefix(), outage: testOutage('rate limits', 'closed'), now, ...(windowMs === undefined ? {} : { windowMs }) }));
 
   describe('redis rate limits across instances', () => {
     const pair = (leaseMs?: number) => {

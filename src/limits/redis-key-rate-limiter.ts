@@ -3,7 +3,7 @@ import type { Redis } from 'ioredis';
 import type { RedisOutage } from '../redis/redis-outage.js';
 import type { ApiKeyRecord } from '../storage/ports.js';
 import type { KeyRateLimiter, RateAdmission } from './key-rate-limiter.js';
-import { rateRefusals, rateStanding, rateWindowMs } from './rate-refusals.js';
+import { defaultRateWindowMs, rateRefusals, rateStanding } from './rate-refusals.js';
 import { admitScript, finishScript, renewScript } from './rate-admission-scripts.js';
 
 export interface RedisRateLimiterOptions {
@@ -17,15 +17,15 @@ export interface RedisRateLimiterOptions {
    * that long) lapse: a crash frees its slots within one lease, never holds them forever.
    */
   readonly leaseMs?: number;
+  /** The rate window's length (`limits.window_seconds`); a minute by default. */
+  readonly windowMs?: number;
 }
 
-/** A minute's counters live on a minute past their window: tokens of a call ending late still land, then they go. */
-const counterTtlMs = 2 * rateWindowMs;
 const defaultLeaseMs = 60_000;
 
 /**
  * Rate limits shared by every instance through Redis, with the semantics of the in-memory limiter
- * (fixed windows aligned to the wall-clock minute, tokens charged after the call, calls in flight).
+ * (fixed windows aligned to the wall clock, tokens charged after the call, calls in flight).
  * An admission is one round trip (a Lua script checks and counts atomically, so instances admitting
  * at once never pass a limit together); ending a call is one more, sent without waiting for it.
  * Windows follow this instance's clock, so instances need their clocks kept in step (NTP), as the
@@ -34,6 +34,9 @@ const defaultLeaseMs = 60_000;
 export class RedisKeyRateLimiter implements KeyRateLimiter {
   private readonly now: () => number;
   private readonly leaseMs: number;
+  private readonly windowMs: number;
+  /** A window's counters live one window past it: tokens of a call ending late still land, then they go. */
+  private readonly counterTtlMs: number;
 
   constructor(
     private readonly redis: Redis,
@@ -41,11 +44,13 @@ export class RedisKeyRateLimiter implements KeyRateLimiter {
   ) {
     this.now = options.now ?? Date.now;
     this.leaseMs = options.leaseMs ?? defaultLeaseMs;
+    this.windowMs = options.windowMs ?? defaultRateWindowMs;
+    this.counterTtlMs = 2 * this.windowMs;
   }
 
   async admit(key: ApiKeyRecord): Promise<RateAdmission> {
     const now = this.now();
-    const windowStart = now - (now % rateWindowMs);
+    const windowStart = now - (now % this.windowMs);
     const callId = randomUUID();
     const inFlightKey = this.inFlightKey(key.id);
     let answer: unknown;
@@ -53,7 +58,7 @@ export class RedisKeyRateLimiter implements KeyRateLimiter {
       answer = await admitScript.run(
         this.redis,
         [this.counterKey(key.id, 'requests', windowStart), this.counterKey(key.id, 'tokens', windowStart), inFlightKey],
-        [now, key.rpm ?? -1, key.tpm ?? -1, key.concurrency ?? -1, callId, now + this.leaseMs, counterTtlMs],
+        [now, key.rpm ?? -1, key.tpm ?? -1, key.concurrency ?? -1, callId, now + this.leaseMs, this.counterTtlMs],
       );
     } catch (error) {
       // Closed: throws the 503. Open: the call goes on uncounted.
@@ -62,10 +67,11 @@ export class RedisKeyRateLimiter implements KeyRateLimiter {
     }
     this.options.outage.answered();
     const [verdict, requests, tokens] = answer as [number, number, number];
-    const standing = rateStanding(key, windowStart, requests, tokens);
-    const retryAfter = Math.max(1, Math.ceil((windowStart + rateWindowMs - now) / 1000));
-    if (verdict === 1) throw rateRefusals.requests(key, retryAfter, standing);
-    if (verdict === 2) throw rateRefusals.tokens(key, retryAfter, standing);
+    const resetAt = windowStart + this.windowMs;
+    const standing = rateStanding(key, resetAt, requests, tokens);
+    const retryAfter = Math.max(1, Math.ceil((resetAt - now) / 1000));
+    if (verdict === 1) throw rateRefusals.requests(key, retryAfter, standing, this.windowMs);
+    if (verdict === 2) throw rateRefusals.tokens(key, retryAfter, standing, this.windowMs);
     if (verdict === 3) throw rateRefusals.concurrency(key, standing);
     const renewal = key.concurrency === null ? undefined : this.renewEvery(inFlightKey, callId);
     let finished = false;
@@ -76,9 +82,9 @@ export class RedisKeyRateLimiter implements KeyRateLimiter {
         finished = true;
         clearInterval(renewal);
         const endedAt = this.now();
-        const tokensKey = this.counterKey(key.id, 'tokens', endedAt - (endedAt % rateWindowMs));
+        const tokensKey = this.counterKey(key.id, 'tokens', endedAt - (endedAt % this.windowMs));
         // Nobody waits on this: a failure is logged by the outage and the slot lapses with its lease.
-        finishScript.run(this.redis, [inFlightKey, tokensKey], [callId, key.tpm === null ? 0 : wholeTokens(tokensUsed), counterTtlMs]).then(
+        finishScript.run(this.redis, [inFlightKey, tokensKey], [callId, key.tpm === null ? 0 : wholeTokens(tokensUsed), this.counterTtlMs]).then(
           () => this.options.outage.answered(),
           (error: unknown) => this.options.outage.failedQuietly(error),
         );

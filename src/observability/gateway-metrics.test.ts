@@ -102,6 +102,17 @@ describe('GatewayMetrics', () => {
     expect(errors).toHaveLength(2);
   });
 
+  it("reports the upstream cap slots this instance holds per capped provider, read at scrape time", async () => {
+    const held = new Map([['vendor', 2]]);
+    const metrics = new GatewayMetrics({ videoJobCounts: async () => ({}), upstreamSlotsHeld: () => held });
+    expect(samplesOf(await scraped(metrics), 'switchyard_upstream_slots_in_use')).toEqual([{ name: 'switchyard_upstream_slots_in_use', labels: { provider: 'vendor' }, value: 2 }]);
+    held.set('vendor', 0);
+    held.set('other-vendor', 1);
+    const samples = await scraped(metrics);
+    expect(sumOf(samples, 'switchyard_upstream_slots_in_use', { provider: 'vendor' })).toBe(0);
+    expect(sumOf(samples, 'switchyard_upstream_slots_in_use', { provider: 'other-vendor' })).toBe(1);
+  });
+
   it('holds a stream in flight until its completion settles, delivered or failed', async () => {
     const metrics = metricsWith();
     const inFlight = async () => sumOf(await scraped(metrics), 'switchyard_streams_in_flight', { endpoint: 'chat' });

@@ -14,6 +14,8 @@ export interface GatewayMetricsOptions {
   readonly videoJobCounts: () => Promise<VideoJobCounts>;
   /** How long one count of the jobs serves scrapes, so scrapers never hammer the database. */
   readonly videoJobCountsTtlMs?: number;
+  /** The slots of upstream concurrency caps this process holds now, by provider (read when scraped). */
+  readonly upstreamSlotsHeld?: () => ReadonlyMap<string, number>;
   readonly logger?: Logger;
   readonly now?: () => number;
 }
@@ -101,6 +103,20 @@ export class GatewayMetrics {
         }
       },
     });
+    const slotsHeld = options.upstreamSlotsHeld;
+    const capped = this.providers;
+    if (slotsHeld !== undefined) {
+      const upstreamSlots: Gauge<'provider'> = new Gauge({
+        name: 'switchyard_upstream_slots_in_use',
+        help: "Slots of a provider's max_concurrency held by this instance's calls now (sum over instances for the shared total); capped providers only.",
+        labelNames: ['provider'],
+        registers,
+        // Read when scraped: calls take and free slots without touching the metrics.
+        collect() {
+          for (const [provider, held] of slotsHeld()) upstreamSlots.set({ provider: capped.value(provider) }, held);
+        },
+      });
+    }
   }
 
   /** Everything known from one ledger entry: the call, its latency, tokens, media and cost. */

@@ -17,8 +17,9 @@ export interface AttemptReport {
 
 /**
  * Tries each route in order. A retryable failure (connect error, time-out, 429, 5xx) that happens
- * before anything reached the client is retried with backoff, then the next route is tried.
- * `attempt` must throw before committing a response; once it resolves, the outcome is final.
+ * before anything reached the client is retried with backoff, then the next route is tried. A route
+ * whose upstream is at its concurrency cap (`upstream_busy`) is skipped at once: its slots free only
+ * as calls end. `attempt` must throw before committing a response; once it resolves, the outcome is final.
  */
 export async function runWithFallback<Outcome>(
   routes: readonly CatalogRoute[],
@@ -35,6 +36,11 @@ export async function runWithFallback<Outcome>(
         return await attempt(route);
       } catch (thrown) {
         const error = toGatewayError(thrown);
+        if (error.code === 'upstream_busy') {
+          // Nothing was sent: not an upstream failure, and no use retrying the same route now.
+          lastError = error;
+          break;
+        }
         onFailure({ route, attempt: attemptNumber, error });
         if (!error.retryable) throw error;
         lastError = error;

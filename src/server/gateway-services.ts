@@ -10,6 +10,7 @@ import type { LedgerWriter } from '../metering/ledger-writer.js';
 import type { GatewayMetrics } from '../observability/gateway-metrics.js';
 import type { Readiness } from '../observability/readiness.js';
 import type { Storage } from '../storage/ports.js';
+import type { UpstreamCaps } from '../upstream-caps/upstream-caps.js';
 import type { Authenticator } from './authenticate.js';
 
 /** What the HTTP layer needs from the rest of the gateway. */
@@ -28,6 +29,8 @@ export interface GatewayServices {
   readonly keyUses: KeyUseRecorder;
   readonly ledger: LedgerWriter;
   readonly limits: KeyLimits;
+  /** Providers' `max_concurrency`, held across instances like the key limits. */
+  readonly upstreamCaps: UpstreamCaps;
   readonly logger: Logger;
   /** Generated images and videos. */
   readonly contentStore: ContentStore;

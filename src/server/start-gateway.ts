@@ -72,9 +72,9 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   const keyUses = new KeyUseRecorder(storage.keys, logger);
   const ledger = new LedgerWriter(storage.ledger, logger);
   // Shared by every instance through Redis when it is configured, else held in this process.
-  const keyLimits = await openKeyLimits(config.redis, (keyId, at) => storage.ledger.spend(keyId, at), logger);
+  const keyLimits = await openKeyLimits(config.redis, config.limits, (keyId, at) => storage.ledger.spend(keyId, at), logger);
   const budgets = keyLimits.budgets;
-  const metrics = new GatewayMetrics({ videoJobCounts: () => storage.videoJobs.countByStatus(), logger });
+  const metrics = new GatewayMetrics({ videoJobCounts: () => storage.videoJobs.countByStatus(), upstreamSlotsHeld: () => keyLimits.upstreamCaps.held(), logger });
   const charged = (entry: LedgerEntry): void => {
     budgets.settle(entry);
     metrics.observeLedgerEntry(entry);
@@ -101,6 +101,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     storage: gatewayStorage,
     ledger,
     limits: keyLimits.limits,
+    upstreamCaps: keyLimits.upstreamCaps,
     logger,
     authenticator: new Authenticator(verifier, storage.keys, openAccessMode(config), keyUses),
     keyUses,

@@ -14,6 +14,7 @@ import { adapterFor } from '../providers/registry.js';
 import type { AttemptContext } from '../call/attempt-context.js';
 import type { CallOutcome } from '../call/call-outcome.js';
 import { resolveModel } from '../routing/resolve-model.js';
+import { inUpstreamSlot } from '../routing/in-upstream-slot.js';
 import { runWithFallback } from '../routing/run-with-fallback.js';
 import { translatedCall } from '../translation/translated-call.js';
 import type { ApiKeyRecord } from '../storage/ports.js';
@@ -90,7 +91,12 @@ export async function handleTextRequest(
         // A body carrying another provider's reasoning blob is translated, which drops the blob.
         const passThrough = request === undefined || (native && !foreignBlobs);
         if (!passThrough) noteUnservedHostedTools(services, requestId, request, text.nativeFormats);
-        const call = passThrough ? passthroughCall(attempt, rawBody, parsedBody, rawBody === received ? rawBytes : undefined) : translatedCall(attempt, request);
+        const passedBytes = rawBody === received ? rawBytes : undefined;
+        // An uncapped route goes straight to the call; a capped one holds its slot until the answer ends.
+        const call =
+          route.maxConcurrency === undefined
+            ? sendText(attempt, passThrough, rawBody, parsedBody, passedBytes, request)
+            : inUpstreamSlot(services.upstreamCaps, route, () => sendText(attempt, passThrough, rawBody, parsedBody, passedBytes, request), (outcome) => outcome.completion);
         return call.then((outcome) => ({ outcome, route }));
       },
       (report) => {
@@ -145,6 +151,18 @@ function noteUnservedHostedTools(services: GatewayServices, requestId: string, r
   const unserved = (request.tools ?? []).filter((tool) => tool.type === 'hosted' && !(upstreamFormats as readonly string[]).includes(tool.format));
   if (unserved.length === 0) return;
   services.logger.info({ requestId, tools: unserved.map((tool) => tool.name) }, 'hosted tools left out: the upstream cannot serve them');
+}
+
+/** One attempt's upstream call: the body passed through as it is, or translated from the decoded request. */
+function sendText(
+  attempt: AttemptContext,
+  passThrough: boolean,
+  rawBody: string,
+  parsedBody: Record<string, unknown>,
+  rawBytes: Parameters<typeof passthroughCall>[3],
+  request: IrRequest | undefined,
+): Promise<CallOutcome> {
+  return passThrough || request === undefined ? passthroughCall(attempt, rawBody, parsedBody, rawBytes) : translatedCall(attempt, request);
 }
 
 /** Stands in for the decoded request on passthrough attempts, which never read it. */

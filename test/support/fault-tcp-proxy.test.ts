@@ -64,4 +64,32 @@ describe('fault TCP proxy', () => {
     await proxy.restore();
     expect(await roundTrip(proxy.port, 'back')).toBe('back');
   });
+
+  it('stalls open connections without closing them, and passes what they held once restored', async () => {
+    const proxy = await setUp();
+    const open = net.connect(proxy.port, '127.0.0.1');
+    const received: string[] = [];
+    open.on('data', (data) => received.push(data.toString()));
+    await new Promise((resolve) => open.once('connect', resolve));
+    open.write('before');
+    await waitFor(() => received.join('') === 'before');
+    proxy.stall();
+    let closed = false;
+    open.once('close', () => (closed = true));
+    open.write('held');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(received.join('')).toBe('before');
+    expect(closed).toBe(false);
+    await proxy.restore();
+    await waitFor(() => received.join('') === 'beforeheld');
+    open.destroy();
+  });
 });
+
+async function waitFor(condition: () => boolean): Promise<void> {
+  const deadline = Date.now() + 2_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

@@ -1,12 +1,13 @@
 /**
  * A TCP proxy in front of one server (the test's PostgreSQL, Redis or S3 server) that a test can
- * break and mend: refuse connections as a stopped server does, or hold them silent as a hung one
- * does. Other test files keep using the server directly, so a fault injected here disturbs only the
+ * break and mend: refuse connections as a stopped server does, hold them silent as a hung one
+ * does, or stall the open ones mid-conversation (a server that stops answering a client it had
+ * already answered). Other test files keep using the server directly, so a fault injected here disturbs only the
  * gateway pointed at the proxy.
  */
 import net from 'node:net';
 
-export type ProxyState = 'passing' | 'refusing' | 'silent';
+export type ProxyState = 'passing' | 'refusing' | 'silent' | 'stalled';
 
 export interface FaultTcpProxy {
   /** `host:port` to give the client instead of the server's address. */
@@ -17,7 +18,12 @@ export interface FaultTcpProxy {
   refuse(): Promise<void>;
   /** Ends every open connection; new ones are accepted but nothing passes either way (a hung server). */
   silence(): void;
-  /** Passes traffic again; the same port as before. */
+  /**
+   * Keeps every open connection but passes nothing more either way, holding what was sent; new
+   * connections are held silent. A client sees its connection up and its commands unanswered.
+   */
+  stall(): void;
+  /** Passes traffic again; the same port as before. Stalled connections pass what they held. */
   restore(): Promise<void>;
   /** Connections currently open through the proxy. */
   openConnections(): number;
@@ -26,6 +32,7 @@ export interface FaultTcpProxy {
 
 export async function startFaultTcpProxy(target: { host: string; port: number }): Promise<FaultTcpProxy> {
   const sockets = new Set<net.Socket>();
+  const pairs = new Set<{ client: net.Socket; upstream: net.Socket }>();
   let state: ProxyState = 'passing';
   let server = net.createServer(accept);
   const port = await listen(server, 0);
@@ -34,7 +41,7 @@ export async function startFaultTcpProxy(target: { host: string; port: number })
     sockets.add(client);
     client.on('close', () => sockets.delete(client));
     client.on('error', () => client.destroy());
-    if (state === 'silent') return; // held open, read and answered by no one
+    if (state === 'silent' || state === 'stalled') return; // held open, read and answered by no one
     const upstream = net.connect(target.port, target.host);
     sockets.add(upstream);
     upstream.on('close', () => {
@@ -42,7 +49,12 @@ export async function startFaultTcpProxy(target: { host: string; port: number })
       client.destroy();
     });
     upstream.on('error', () => client.destroy());
-    client.on('close', () => upstream.destroy());
+    const pair = { client, upstream };
+    pairs.add(pair);
+    client.on('close', () => {
+      pairs.delete(pair);
+      upstream.destroy();
+    });
     client.pipe(upstream);
     upstream.pipe(client);
   }
@@ -50,6 +62,7 @@ export async function startFaultTcpProxy(target: { host: string; port: number })
   function dropAll(): void {
     for (const socket of sockets) socket.destroy();
     sockets.clear();
+    pairs.clear();
   }
 
   return {
@@ -67,7 +80,22 @@ export async function startFaultTcpProxy(target: { host: string; port: number })
       state = 'silent';
       dropAll();
     },
+    stall() {
+      state = 'stalled';
+      for (const { client, upstream } of pairs) {
+        client.unpipe(upstream);
+        upstream.unpipe(client);
+        client.pause();
+        upstream.pause();
+      }
+    },
     async restore() {
+      if (state === 'stalled') {
+        for (const { client, upstream } of pairs) {
+          client.pipe(upstream);
+          upstream.pipe(client);
+        }
+      }
       if (state === 'refusing') {
         server = net.createServer(accept);
         await listen(server, port);

@@ -2,7 +2,9 @@ import type { AbortScope } from '../../call/abort-scope.js';
 import type { CatalogModel, CatalogRoute } from '../../catalog/model-catalog.js';
 import { GatewayError } from '../../errors/gateway-error.js';
 import type { ImageGenerationRequest, ImageGenerationResult } from '../../ir/image-generation.js';
+import { inUpstreamSlot } from '../../routing/in-upstream-slot.js';
 import { runWithFallback, type AttemptReport, type FallbackPolicy } from '../../routing/run-with-fallback.js';
+import type { UpstreamCaps } from '../../upstream-caps/upstream-caps.js';
 import { parseUpstreamJson } from '../../upstream/parse-upstream-json.js';
 import { flattenHeaders, readBodyText, sendUpstream, upstreamTransportError } from '../../upstream/upstream-client.js';
 import { imageRoutes, type ImageRoute } from './image-routes.js';
@@ -12,6 +14,8 @@ export interface ImageCallSettings {
   readonly timeoutMs: number;
   readonly signal: AbortScope;
   readonly onFailure: (report: AttemptReport) => void;
+  /** Concurrency caps of the upstreams: a whole answer holds its slot until it is read, a stream until it ends. */
+  readonly caps: UpstreamCaps;
 }
 
 export interface GeneratedImages {
@@ -45,7 +49,13 @@ export async function generateImages(model: CatalogModel, request: ImageGenerati
     candidates.map((candidate) => candidate.route),
     settings.fallback,
     settings.signal,
-    async (route) => ({ result: await generateOnRoute(byRoute.get(route) as ImageRoute, request, settings), route }),
+    (route) =>
+      inUpstreamSlot(
+        settings.caps,
+        route,
+        async () => ({ result: await generateOnRoute(byRoute.get(route) as ImageRoute, request, settings), route }),
+        () => undefined,
+      ),
     settings.onFailure,
   );
 }

@@ -3,6 +3,7 @@ import { commitOnFirstChunk, type ChunkStream } from '../../call/commit-stream.j
 import { GatewayError } from '../../errors/gateway-error.js';
 import type { ImageGenerationRequest, ImageGenerationResult } from '../../ir/image-generation.js';
 import type { ImageStreamDecoder } from '../../providers/provider-adapter.js';
+import { inUpstreamSlot } from '../../routing/in-upstream-slot.js';
 import { runWithFallback } from '../../routing/run-with-fallback.js';
 import { parseUpstreamJson } from '../../upstream/parse-upstream-json.js';
 import { flattenHeaders, readBodyText, sendUpstream, upstreamTransportError } from '../../upstream/upstream-client.js';
@@ -85,14 +86,20 @@ export async function streamImages(model: CatalogModel, request: ImageGeneration
     candidates.map((candidate) => candidate.route),
     settings.fallback,
     settings.signal,
-    async (route) => {
-      const candidate = byRoute.get(route) as ImageRoute;
-      const decoder = request.partialImages > 0 ? candidate.images.createStreamDecoder?.(request) : undefined;
-      if (decoder !== undefined) return { route, ...(await relayedStream(candidate, decoder, call)) };
-      // Asked whole: an upstream told `partial_images` would answer with a stream nobody reads.
-      const result = await generateOnRoute(candidate, { ...request, partialImages: 0 }, settings);
-      return { route, ...(await synthesizedStream(result, call)) };
-    },
+    (route) =>
+      inUpstreamSlot(
+        settings.caps,
+        route,
+        async () => {
+          const candidate = byRoute.get(route) as ImageRoute;
+          const decoder = request.partialImages > 0 ? candidate.images.createStreamDecoder?.(request) : undefined;
+          if (decoder !== undefined) return { route, ...(await relayedStream(candidate, decoder, call)) };
+          // Asked whole: an upstream told `partial_images` would answer with a stream nobody reads.
+          const result = await generateOnRoute(candidate, { ...request, partialImages: 0 }, settings);
+          return { route, ...(await synthesizedStream(result, call)) };
+        },
+        (streamed) => streamed.completion,
+      ),
     settings.onFailure,
   );
 }

@@ -4,8 +4,10 @@ import type { VideosConfig } from '../../config/config-schema.js';
 import { videoSecondsCostNanoUsd } from '../../catalog/pricing/cost.js';
 import { toGatewayError } from '../../errors/gateway-error.js';
 import type { SubmittedVideoJob, VideoGenerationRequest } from '../../ir/video-generation.js';
+import { inUpstreamSlot } from '../../routing/in-upstream-slot.js';
 import { runWithFallback, type AttemptReport, type FallbackPolicy } from '../../routing/run-with-fallback.js';
 import type { VideoJobRecord, VideoJobStore } from '../../storage/ports.js';
+import type { UpstreamCaps } from '../../upstream-caps/upstream-caps.js';
 import type { SelectedVariant } from './select-video-variant.js';
 import { failedEnding } from './video-job-ending.js';
 import { newVideoJobId } from './video-job-id.js';
@@ -21,6 +23,8 @@ export interface VideoSubmitSettings {
   readonly timeoutMs: number;
   readonly onFailure: (report: AttemptReport) => void;
   readonly now: () => Date;
+  /** A submit holds a slot of its provider's concurrency cap while it is sent (the render runs upstream, uncounted). */
+  readonly caps: UpstreamCaps;
 }
 
 export interface VideoSubmit {
@@ -111,11 +115,17 @@ export async function submitVideoJob(submit: VideoSubmit, settings: VideoSubmitS
       submit.routes.map((candidate) => candidate.route),
       settings.fallback,
       new AbortScope(),
-      async (route) => {
-        const candidate = submit.routes.find((entry) => entry.route === route) as VideoRoute;
-        const answer = await callVideoUpstream(candidate.adapter, submit.send(candidate), route.timeoutMs ?? settings.timeoutMs);
-        return { submitted: candidate.videos.decodeSubmit(answer.body, candidate.route.target), route: candidate };
-      },
+      (route) =>
+        inUpstreamSlot(
+          settings.caps,
+          route,
+          async () => {
+            const candidate = submit.routes.find((entry) => entry.route === route) as VideoRoute;
+            const answer = await callVideoUpstream(candidate.adapter, submit.send(candidate), route.timeoutMs ?? settings.timeoutMs);
+            return { submitted: candidate.videos.decodeSubmit(answer.body, candidate.route.target), route: candidate };
+          },
+          () => undefined,
+        ),
       settings.onFailure,
     );
   } catch (error) {

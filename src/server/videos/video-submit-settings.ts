@@ -15,5 +15,6 @@ export function videoSubmitSettings(services: GatewayServices, routing: RoutingS
       services.logger.warn({ requestId, provider: report.route.target.providerName, attempt: report.attempt, code: report.error.code }, 'upstream video submit failed');
     },
     now: () => new Date(),
+    caps: services.upstreamCaps,
   };
 }

@@ -1,0 +1,23 @@
+import { HeldSlots, type UpstreamCaps, type UpstreamSlot } from './upstream-caps.js';
+
+/** Upstream concurrency caps held in this process: a counter per capped provider, no I/O. */
+export class MemoryUpstreamCaps implements UpstreamCaps {
+  private readonly slots = new HeldSlots();
+
+  acquire(provider: string, limit: number): UpstreamSlot | undefined {
+    if ((this.slots.current.get(provider) ?? 0) >= limit) return undefined;
+    this.slots.take(provider);
+    let released = false;
+    return {
+      release: () => {
+        if (released) return;
+        released = true;
+        this.slots.give(provider);
+      },
+    };
+  }
+
+  held(): ReadonlyMap<string, number> {
+    return this.slots.current;
+  }
+}

@@ -1,0 +1,88 @@
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { renewScript } from '../limits/rate-admission-scripts.js';
+import type { RedisOutage } from '../redis/redis-outage.js';
+import { takeSlotScript } from './upstream-cap-scripts.js';
+import { HeldSlots, type UpstreamCaps, type UpstreamSlot } from './upstream-caps.js';
+
+export interface RedisUpstreamCapsOptions {
+  /** Prepended to every key this store writes. */
+  readonly keyPrefix: string;
+  /** The rate limits' fail mode applies: a cap is a limit on calls like theirs. */
+  readonly outage: RedisOutage;
+  readonly now?: () => number;
+  /** How long a slot stays taken without word from its instance; a running call renews it every third of this. */
+  readonly leaseMs?: number;
+}
+
+const defaultLeaseMs = 60_000;
+
+/**
+ * Upstream concurrency caps shared by every instance: per provider a sorted set of the calls in
+ * flight, scored by when their lease ends, as the keys' concurrency limit keeps them. Taking a slot
+ * is one round trip; releasing one more, sent without waiting. A slot of an instance that died
+ * lapses with its lease, so a crash never holds an upstream's quota for good.
+ */
+export class RedisUpstreamCaps implements UpstreamCaps {
+  private readonly slots = new HeldSlots();
+  private readonly now: () => number;
+  private readonly leaseMs: number;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly options: RedisUpstreamCapsOptions,
+  ) {
+    this.now = options.now ?? Date.now;
+    this.leaseMs = options.leaseMs ?? defaultLeaseMs;
+  }
+
+  async acquire(provider: string, limit: number): Promise<UpstreamSlot | undefined> {
+    const callId = randomUUID();
+    const inFlightKey = `${this.options.keyPrefix}upstream:{${provider}}:in-flight`;
+    const now = this.now();
+    let taken: unknown;
+    try {
+      taken = await takeSlotScript.run(this.redis, [inFlightKey], [now, limit, callId, now + this.leaseMs]);
+    } catch (error) {
+      // Closed: throws the 503. Open: the call goes on, uncounted.
+      this.options.outage.failed(error);
+      return this.localSlot(provider, undefined);
+    }
+    this.options.outage.answered();
+    if (taken !== 1) return undefined;
+    return this.localSlot(provider, { inFlightKey, callId, renewal: this.renewEvery(inFlightKey, callId) });
+  }
+
+  held(): ReadonlyMap<string, number> {
+    return this.slots.current;
+  }
+
+  private localSlot(provider: string, shared: { inFlightKey: string; callId: string; renewal: NodeJS.Timeout } | undefined): UpstreamSlot {
+    this.slots.take(provider);
+    let released = false;
+    return {
+      release: () => {
+        if (released) return;
+        released = true;
+        this.slots.give(provider);
+        if (shared === undefined) return;
+        clearInterval(shared.renewal);
+        // Nobody waits on this: a failure is logged by the outage and the slot lapses with its lease.
+        this.redis.zrem(shared.inFlightKey, shared.callId).then(
+          () => this.options.outage.answered(),
+          (error: unknown) => this.options.outage.failedQuietly(error),
+        );
+      },
+    };
+  }
+
+  private renewEvery(inFlightKey: string, callId: string): NodeJS.Timeout {
+    const timer = setInterval(() => {
+      const now = this.now();
+      renewScript.run(this.redis, [inFlightKey], [now, callId, now + this.leaseMs]).catch((error: unknown) => this.options.outage.failedQuietly(error));
+    }, this.leaseMs / 3);
+    // A call's lease must never keep a closing gateway alive.
+    timer.unref();
+    return timer;
+  }
+}
