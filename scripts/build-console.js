@@ -5,7 +5,7 @@
  * gateway can let browsers cache them for good, and an index.html that names them.
  */
 import { build } from 'esbuild';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -38,3 +38,4 @@ const page = readFileSync(path.join(root, 'console', 'index.html'), 'utf8')
   .replace('%SCRIPT%', `/console/${script}`)
   .replace('%STYLE%', `/console/${style}`);
 writeFileSync(path.join(out, 'index.html'), page);
+copyFileSync(path.join(root, 'console', 'favicon.svg'), path.join(out, 'favicon.svg'));
