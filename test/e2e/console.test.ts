@@ -178,6 +178,18 @@ describe.skipIf(!hasChromium)(title, () => {
     await eventually(async () => page.getByTestId('call-cost').textContent().catch(() => null), (text) => text === `Cost: ${shown(nano(entry?.cost_usd ?? '0'))}`, 'video cost');
   });
 
+  it('streams a chat answer in the Playground and shows its cost from the ledger entry', async () => {
+    const before = (await ledger()).length;
+    await page.getByLabel('Model').selectOption('sim-gpt');
+    await page.getByLabel('Message').fill('hello from the playground');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await eventually(async () => page.getByTestId('chat-answer').textContent().catch(() => ''), (text) => (text ?? '').includes('hello from the playground'), 'streamed answer');
+    const entries = await eventually(ledger, (lines) => lines.length === before + 1, 'chat ledger entry');
+    const entry = entries.at(-1);
+    expect(entry?.key_id).not.toBeNull();
+    await eventually(async () => page.getByTestId('call-cost').textContent().catch(() => null), (text) => text === `Cost: ${shown(nano(entry?.cost_usd ?? 'x'))}`, 'chat cost');
+  });
+
   it('logged no console errors and no CSP violations on any page', () => {
     // The browser reports the refused sign-in's 403 as an error of its own; nothing else may appear.
     const refusedSignIn = /status of 403 .*\/admin\/keys\?limit=1\)$/;
