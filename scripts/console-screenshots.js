@@ -95,6 +95,10 @@ try {
     await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: title, exact: true }).click();
     await page.getByRole('heading', { level: 1, name: title }).waitFor();
     await page.waitForLoadState('networkidle');
+    if (file === 'playground') {
+      await page.getByRole('button', { name: 'Send' }).click();
+      await page.getByTestId('call-cost').waitFor();
+    }
     await page.waitForTimeout(400);
     await page.screenshot({ path: path.join(out, `${file}.png`), fullPage: true });
     console.log(`docs/console/${file}.png`);

@@ -16,7 +16,18 @@ function daysAgo(days: number): string {
 }
 
 const nameOf = (grouping: Grouping, group: UsageGroup) => (grouping === 'key' ? (group.key_id ?? '(no key)') : grouping === 'model' ? (group.model ?? '') : (group.day ?? ''));
+const formatUsdAxis = (value: number) => `$${value.toPrecision(3)}`;
 const tokensOf = (group: UsageGroup) => group.input_uncached + group.cache_read + group.cache_write + group.output + group.reasoning;
+
+/** Every day of the range (the API lists only days with calls), so the chart's axis is the range asked for. */
+function everyDay(since: string, until: string, rows: UsageGroup[]): { at: number; usd: number }[] {
+  const byDay = new Map(rows.map((row) => [row.day ?? '', usdNumber(row.cost_usd)]));
+  const days: { at: number; usd: number }[] = [];
+  for (let at = Date.parse(`${since}T00:00:00Z`); at < Date.parse(`${until}T00:00:00Z`) && days.length < 1_000; at += 86_400_000) {
+    days.push({ at: at / 1000, usd: byDay.get(new Date(at).toISOString().slice(0, 10)) ?? 0 });
+  }
+  return days;
+}
 
 /**
  * Spend and tokens by day, model or key over whole UTC days, from `/admin/usage` only; the export
@@ -30,7 +41,7 @@ export function UsagePage() {
   const range = { since: `${since}T00:00:00Z`, until: `${until}T00:00:00Z` };
   const usage = useLoad(() => getJson<{ data: UsageGroup[] }>(`/admin/usage${query({ group_by: grouping, ...range })}`), [grouping, since, until], 30_000);
   const rows = usage.data?.data ?? [];
-  const days = grouping === 'day' ? [...rows].sort((left, right) => (left.day ?? '').localeCompare(right.day ?? '')) : [];
+  const days = grouping === 'day' ? everyDay(since, until, rows) : [];
   const exportAs = (format: 'csv' | 'jsonl') => {
     setExportError(undefined);
     downloadFile(`/admin/ledger${query({ format, ...range })}`, `ledger-${since}-${until}.${format}`).catch((error: unknown) => setExportError(messageOf(error)));
@@ -62,7 +73,7 @@ export function UsagePage() {
       {grouping === 'day' && days.length > 0 ? (
         <figure class="panel">
           <figcaption>Spend per day (USD)</figcaption>
-          <TimeChart label="Spend per day" times={days.map((row) => Date.parse(`${row.day ?? ''}T00:00:00Z`) / 1000)} values={days.map((row) => usdNumber(row.cost_usd))} bars format={(value) => `$${value.toPrecision(3)}`} />
+          <TimeChart label="Spend per day" times={days.map((day) => day.at)} values={days.map((day) => day.usd)} bars format={formatUsdAxis} />
         </figure>
       ) : null}
       <div class="table-wrap">

@@ -27,6 +27,8 @@ export function TimeChart(props: { label: string; times: number[]; values: (numb
             fill: 'rgba(37, 99, 235, 0.12)',
             width: 2,
             spanGaps: false,
+            // A lone timed bucket between empty ones has no line to draw: its point shows it.
+            points: { show: props.bars !== true, size: 5 },
             ...(props.bars === true ? { paths: uPlot.paths.bars?.({ size: [0.7, 40] }) } : {}),
           },
         ],
