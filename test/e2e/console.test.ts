@@ -144,6 +144,21 @@ describe.skipIf(!hasChromium)(title, () => {
     expect(await page.locator(`tr[data-key-id="${keyId}"] meter`).count()).toBe(1);
   });
 
+  it('shows the same total in Usage and exports the ledger entries behind it as CSV', async () => {
+    const entries = await ledger();
+    const total = entries.reduce((sum, entry) => sum + nano(entry.cost_usd), 0n);
+    await openPage('Usage');
+    await eventually(async () => page.getByTestId('usage-total').textContent(), (text) => text === shown(total), 'usage total');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    const stream = await download.createReadStream();
+    let csv = '';
+    for await (const chunk of stream) csv += String(chunk);
+    const [header, ...rows] = csv.trim().split('\r\n');
+    const costColumn = (header ?? '').split(',').indexOf('cost_usd');
+    expect(rows.map((row) => row.split(',')[0])).toEqual(entries.map((entry) => entry.request_id));
+    expect(rows.reduce((sum, row) => sum + nano(row.split(',')[costColumn] ?? 'x'), 0n)).toBe(total);
+  });
+
   it('runs a simulator video job from the Playground: progress moves to 100 % and the video plays', async () => {
     await openPage('Playground');
     await page.getByLabel('Model').selectOption('sim-video');
