@@ -16,6 +16,8 @@ const formatsToProviders = [['**/providers', '**/providers/**'], 'formats/ and p
 const providersToFormats = [['**/formats', '**/formats/**'], 'formats/ and providers/ never import each other: translation goes only through ir/, so adding a format or a provider is one folder, never N × M translators.'];
 const toServer = [['**/server', '**/server/**', '**/cli', '**/cli/**'], 'Only the entry points (server/, cli/) assemble the parts; a part that imports them would drag HTTP and process handling into code that is tested and reused without them.'];
 const toStorage = [['**/storage', '**/storage/**'], 'Translation and wire code is pure: it turns bytes into bytes and never touches the database, so it stays fast and testable without one.'];
+const consoleMessage = 'The console is a browser app that talks to the gateway only over HTTP (the admin API and /v1): it imports nothing of the server, so it can never bundle server code or secrets, and nothing of Node.';
+const consoleOutside = [['**/src', '**/src/**', '../../*', 'node:*', '@hono/*', 'hono', 'hono/*'], consoleMessage];
 const simMessage = 'The simulator stands in for a vendor\'s servers: it shares no code with the gateway (but JSON helpers), so it cannot agree with the gateway by accident.';
 const simOutside = [['../*', '../../*', '!../json', '!../json/*'], simMessage];
 /** The simulator's own subfolders (images/) sit one level deeper: the simulator root is `../`. */
@@ -62,6 +64,12 @@ export default tseslint.config(
   },
   { files: ['src/sim/*.ts'], ignores: testFiles, rules: { 'no-restricted-imports': ['error', refuse(simOutside)] } },
   { files: ['src/sim/*/**/*.ts'], ignores: testFiles, rules: { 'no-restricted-imports': ['error', refuse(simSubfolderOutside)] } },
+  { files: ['console/**/*.{ts,tsx}'], rules: { 'no-restricted-imports': ['error', refuse(consoleOutside)] } },
+  {
+    files: ['src/server/**/*.ts', 'src/cli/**/*.ts'],
+    ignores: testFiles,
+    rules: { 'no-restricted-imports': ['error', refuse([['../../console/*', '../../../console/*', '../../../../console/*'], 'The server serves the console\'s built files; it never imports the browser app.'])] },
+  },
   {
     files: ['src/cli/**', 'scripts/**', 'bin/**', 'bench/**'],
     rules: { 'no-console': 'off' },

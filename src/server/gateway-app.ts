@@ -4,6 +4,7 @@ import { clientFormats } from '../formats/registry.js';
 import type { ClientFormat } from '../formats/client-format.js';
 import { messagesFormat } from '../formats/messages/index.js';
 import { imageContentPath } from '../media/images/image-content-publisher.js';
+import { consolePath, handleConsole } from './console/console-endpoint.js';
 import { handleCountTokens } from './count-tokens-endpoint.js';
 import { handleImages } from './images-endpoint.js';
 import { errorResponse } from './error-response.js';
@@ -71,6 +72,11 @@ export function createGatewayApp(services: GatewayServices): Hono<GatewayEnviron
   registerVideoRoutes(app, services);
   registerAdminRoutes(app, services);
   registerObservabilityRoutes(app, services);
+  // The operator console (a static app); GET serves HEAD too.
+  for (const path of [consolePath, `${consolePath}/*`]) {
+    app.get(path, (context) => handleConsole(context));
+    app.all(path, (context) => methodNotAllowed(context.get('requestId'), 'GET, HEAD'));
+  }
   for (const path of ['/messages/count_tokens', '/v1/messages/count_tokens']) {
     app.post(path, (context) => handleCountTokens(context, services));
     app.all(path, (context) => methodNotAllowed(context.get('requestId'), 'POST', messagesFormat));

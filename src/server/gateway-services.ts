@@ -2,6 +2,7 @@ import type { LiveCatalog } from '../catalog/live-catalog.js';
 import type { GatewayConfig } from '../config/config-schema.js';
 import type { Logger } from '../logging/logger.js';
 import type { ContentStore } from '../media/content-store/content-store.js';
+import type { ContentUrlSigner } from '../media/content-store/content-url-signer.js';
 import type { ImageContentPublisher } from '../media/images/image-content-publisher.js';
 import type { VideoWorker } from '../media/videos/video-worker.js';
 import type { KeyLimits } from '../limits/key-limits.js';
@@ -36,6 +37,8 @@ export interface GatewayServices {
   readonly contentStore: ContentStore;
   /** Keeps images for `response_format: url` and answers their keyless URLs. */
   readonly imageContent: ImageContentPublisher;
+  /** Signs keyless URLs (the console's video players and thumbnails use them). */
+  readonly contentUrlSigner: ContentUrlSigner;
   /** This process's video worker, and its name as the owner of the job leases it holds. */
   readonly videos: { readonly owner: string; readonly worker: VideoWorker };
   /** Prometheus metrics (`GET /metrics`). */

@@ -107,6 +107,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     keyUses,
     contentStore,
     imageContent: new ImageContentPublisher(contentStore, signer, config.content.url_ttl_seconds),
+    contentUrlSigner: signer,
     videos: { owner: videoWorker.owner, worker: videoWorker },
     metrics,
     readiness,

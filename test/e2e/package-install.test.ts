@@ -54,9 +54,15 @@ describe('the packed package', () => {
 
   it('carries the command and the built code, and nothing of the sources, tests or local data', () => {
     const paths = packed.files.map((file) => file.path);
-    expect(paths).toEqual(expect.arrayContaining(['package.json', 'README.md', 'bin/switchyard.js', 'dist/cli/main.js', 'dist/storage/migrations/initial-schema.js']));
+    expect(paths).toEqual(
+      expect.arrayContaining(['package.json', 'README.md', 'bin/switchyard.js', 'dist/cli/main.js', 'dist/storage/migrations/initial-schema.js', 'dist/console/index.html']),
+    );
+    // The built console: its page, icon, and one hashed script and stylesheet.
+    expect(paths.filter((file) => /^dist\/console\/assets\/app-[A-Z0-9]+\.(js|css)$/.test(file))).toHaveLength(2);
     const unexpected = paths.filter(
-      (file) => !/^(package\.json|README\.md|bin\/switchyard\.js|dist\/.+\.js)$/.test(file) || /\.test\.js$|test-support|-contract/.test(file),
+      (file) =>
+        !/^(package\.json|README\.md|bin\/switchyard\.js|dist\/.+\.js|dist\/console\/(index\.html|favicon\.svg|assets\/app-[A-Z0-9]+\.css))$/.test(file) ||
+        /\.test\.js$|test-support|-contract/.test(file),
     );
     expect(unexpected).toEqual([]);
   });
@@ -80,6 +86,9 @@ describe('the packed package', () => {
     const client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: 'not-needed-yet', maxRetries: 0 });
     const completion = await client.chat.completions.create({ model: 'sim-gpt', messages: [{ role: 'user', content: 'hello from an installed package' }] });
     expect(completion.choices[0]?.message.content).toContain('hello from an installed package');
+    const consolePage = await fetch(`${gateway.url}/console/keys`);
+    expect(consolePage.status).toBe(200);
+    expect(await consolePage.text()).toContain('<script type="module" src="/console/assets/app-');
     expect(readdirSync(path.join(workDirectory, 'data'))).toContain('switchyard.db');
     expect(await gateway.stop()).toBe(0);
   }, installTimeoutMs + 60_000);

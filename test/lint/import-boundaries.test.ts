@@ -55,6 +55,20 @@ describe('the lint config enforces the design', () => {
     expect(server.map((problem) => problem.rule)).toEqual(['no-restricted-imports']);
   });
 
+  it('refuses the console (a browser app) importing server code or Node, while it uses its own files and preact', async () => {
+    const server = await problems('console/pages/wrong.tsx', "import { formatNanoUsd } from '../../src/catalog/pricing/decimal-usd.js';\nexport const format = formatNanoUsd;\n");
+    expect(server).toEqual([expect.objectContaining({ rule: 'no-restricted-imports', message: expect.stringContaining('imports nothing of the server') })]);
+    const node = await problems('console/wrong.ts', "import { readFileSync } from 'node:fs';\nexport const read = readFileSync;\n");
+    expect(node.map((problem) => problem.rule)).toEqual(['no-restricted-imports']);
+    const right = "import { useState } from 'preact/hooks';\nimport { showUsd } from '../money.js';\nexport const both = [useState, showUsd];\n";
+    expect(await problems('console/pages/right.tsx', right)).toEqual([]);
+  });
+
+  it('refuses the server importing the console app: it serves the built files', async () => {
+    const found = await problems('src/server/console/wrong.ts', "import { App } from '../../../console/app.js';\nexport const app = App;\n");
+    expect(found.map((problem) => problem.rule)).toEqual(['no-restricted-imports']);
+  });
+
   it('warns on a file past 400 lines', async () => {
     const code = Array.from({ length: 401 }, (_, index) => `export const value${index} = ${index};`).join('\n') + '\n';
     const found = await problems('src/catalog/long.ts', code);

@@ -1,0 +1,122 @@
+import { getJson } from '../api.js';
+import { showUsd } from '../money.js';
+import { ErrorNotice } from '../parts/notice.js';
+import { useLoad } from '../parts/use-load.js';
+
+interface ModelEntry {
+  id: string;
+  owned_by: string;
+  output_modality: 'text' | 'image' | 'video';
+}
+
+interface PricingEntry {
+  model: string;
+  output_modality: string;
+  priced: boolean;
+  effective_from?: string;
+  text?: Record<string, string>;
+  image?: { tiers: { quality: string; size: string; usd_per_image: string }[] };
+  video?: { variants: { mode: string; resolution: string; aspect_ratio: string; size: string; seconds: string[]; usd_per_second?: string }[] };
+  scheduled: unknown[];
+}
+
+const modalities = ['text', 'image', 'video'] as const;
+
+/** Every model the gateway sells, by what it makes, with its prices: from `/v1/models` and `/v1/models/pricing`. */
+export function ModelsPage() {
+  const loaded = useLoad(async () => {
+    const [models, pricing] = await Promise.all([
+      getJson<{ data: ModelEntry[] }>('/v1/models?output_modalities=text,image,video'),
+      getJson<{ data: PricingEntry[] }>('/v1/models/pricing'),
+    ]);
+    return { models: models.data, pricing: new Map(pricing.data.map((entry) => [entry.model, entry])) };
+  }, []);
+  return (
+    <section>
+      <ErrorNotice error={loaded.error} />
+      {modalities.map((modality) => {
+        const models = loaded.data?.models.filter((model) => model.output_modality === modality) ?? [];
+        return (
+          <div key={modality} class="panel">
+            <h2>{modality === 'text' ? 'Text models' : modality === 'image' ? 'Image models' : 'Video models'}</h2>
+            {models.length === 0 ? <p class="hint">None configured.</p> : null}
+            {models.map((model) => (
+              <ModelCard key={model.id} model={model} pricing={loaded.data?.pricing.get(model.id)} />
+            ))}
+          </div>
+        );
+      })}
+    </section>
+  );
+}
+
+function ModelCard(props: { model: ModelEntry; pricing: PricingEntry | undefined }) {
+  const pricing = props.pricing;
+  const callable = pricing?.priced === true;
+  return (
+    <article class="model">
+      <h3 class="id">
+        {props.model.id} <span class={`badge ${callable ? 'active' : 'revoked'}`}>{callable ? 'callable' : 'not priced: refused'}</span>
+      </h3>
+      <p class="hint">
+        by {props.model.owned_by}
+        {pricing?.effective_from === undefined ? '' : ` · prices from ${pricing.effective_from}`}
+        {pricing !== undefined && pricing.scheduled.length > 0 ? ' · new prices scheduled' : ''}
+      </p>
+      {pricing?.text === undefined ? null : (
+        <dl class="prices">
+          {Object.entries(pricing.text).map(([name, usd]) => (
+            <div key={name}>
+              <dt>{name.replace(/_usd_per_mtok$/, '').replaceAll('_', ' ')}</dt>
+              <dd>{showUsd(usd)} / M tokens</dd>
+            </div>
+          ))}
+        </dl>
+      )}
+      {pricing?.image === undefined ? null : (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Quality</th>
+              <th scope="col">Size</th>
+              <th scope="col" class="number">Per image</th>
+            </tr>
+          </thead>
+          <tbody>
+            {pricing.image.tiers.map((tier) => (
+              <tr key={`${tier.quality}/${tier.size}`}>
+                <td>{tier.quality}</td>
+                <td>{tier.size}</td>
+                <td class="number">{showUsd(tier.usd_per_image)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {pricing?.video === undefined ? null : (
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Mode</th>
+              <th scope="col">Size</th>
+              <th scope="col">Seconds</th>
+              <th scope="col" class="number">Per second</th>
+            </tr>
+          </thead>
+          <tbody>
+            {pricing.video.variants.map((variant) => (
+              <tr key={`${variant.mode}/${variant.size}`}>
+                <td>{variant.mode}</td>
+                <td>
+                  {variant.size} ({variant.aspect_ratio})
+                </td>
+                <td>{variant.seconds.join(', ')}</td>
+                <td class="number">{variant.usd_per_second === undefined ? 'not sold' : showUsd(variant.usd_per_second)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </article>
+  );
+}
