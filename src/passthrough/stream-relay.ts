@@ -22,6 +22,8 @@ export async function* relayStream(
   tap: UsageTap,
   context: AttemptContext,
   dropUsageChunk: boolean,
+  /** Set when the stream ended with the gateway's error event instead of the upstream's end. */
+  outcome: { failed: boolean } = { failed: false },
 ): ChunkStream {
   const reader = createSseReader((event) => tap.observe(event.event, event.data));
   const filter = dropUsageChunk ? createUsageChunkFilter() : undefined;
@@ -44,6 +46,7 @@ export async function* relayStream(
   }
   if (tap.ended()) return;
   failure ??= new GatewayError('upstream_invalid_response', 'The upstream ended the stream before it was complete.');
+  outcome.failed = true;
   yield textEncoder.encode(context.format.encodeStreamError(failure, context.encode.requestId));
 }
 

@@ -66,7 +66,12 @@ export async function handleTextRequest(
     const clientSignal = clientAbortScope(exchange.outgoing);
     const { outcome: committed, route: servedBy } = await runWithFallback(
       model.routes,
-      { attemptsPerRoute: routing.attempts_per_route, backoffMs: routing.backoff_ms },
+      {
+        attemptsPerRoute: routing.attempts_per_route,
+        backoffMs: routing.backoff_ms,
+        maxRetryAfterMs: routing.max_retry_after_ms,
+        breakers: { state: services.circuitBreakers, config: routing.circuit_breaker },
+      },
       clientSignal,
       (route) => {
         const adapter = adapterFor(route.target);
@@ -80,6 +85,8 @@ export async function handleTextRequest(
           text,
           route,
           timeoutMs: route.timeoutMs ?? routing.timeout_ms,
+          idleTimeoutMs: routing.idle_timeout_ms ?? route.timeoutMs ?? routing.timeout_ms,
+          maxAnswerBytes: routing.max_answer_bytes,
           clientSignal,
           forwarded,
           encode: { requestId, model: request?.model ?? String(parsedBody.model), request: request ?? emptyRequest },
