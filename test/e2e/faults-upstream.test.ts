@@ -122,7 +122,7 @@ const beforeFirstByte: BeforeFirstByteCase[] = [
   { name: 'a 500', faults: retried({ kind: 'server-error', status: 500 }), status: 502, upstreamCalls: 2 },
   { name: 'a 503', faults: retried({ kind: 'server-error', status: 503 }), status: 503, upstreamCalls: 2 },
   { name: 'a 429 whose retry-after is longer than the gateway waits', faults: [{ kind: 'rate-limited', retryAfterSeconds: 30 }], status: 429, upstreamCalls: 1 },
-  { name: 'a 200 whose JSON is cut short', faults: [{ kind: 'malformed-json' }], status: 502, upstreamCalls: 1 },
+  { name: 'a 200 whose JSON is cut short', faults: retried({ kind: 'malformed-json' }), status: 502, upstreamCalls: 2 },
   { name: 'a 200 with an error body', faults: retried({ kind: 'error-body-200' }), status: 502, upstreamCalls: 2 },
   { name: 'an answer larger than max_answer_bytes', faults: [{ kind: 'enormous', bytes: 8 * 1024 * 1024 }], status: 502, upstreamCalls: 1 },
 ];
