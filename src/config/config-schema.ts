@@ -92,6 +92,10 @@ const s3ContentSchema = z
       .refine((value) => !value.includes('..'), 'expected no `..` in the prefix')
       .transform((value) => value.replace(/\/+$/, ''))
       .optional(),
+    /** A bucket that accepts no connection within this is unavailable (503), not slow. */
+    connect_timeout_ms: numeric(z.number().int().positive()).default(5_000),
+    /** Time allowed until each answer's headers (a sent part included); a hung bucket fails after it. */
+    request_timeout_ms: numeric(z.number().int().positive()).default(60_000),
   })
   .strict()
   .refine((s3) => (s3.access_key_id === undefined) === (s3.secret_access_key === undefined), {

@@ -17,8 +17,11 @@ export async function openPostgresStorage(connectionString: string, timeouts?: {
     connectionTimeoutMillis: timeouts?.connectTimeoutMs ?? 5_000,
     query_timeout: timeouts?.queryTimeoutMs ?? 10_000,
   });
-  // An idle connection the server dropped is reported here; unhandled, it would end the process.
+  // A connection the server dropped reports an 'error' event: on an idle connection to the pool,
+  // on one in use to the connection itself. Unheard, either ends the process; the query that was
+  // running fails on its own, and the pool opens a new connection for the next one.
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<StorageDatabase>({ dialect: new PostgresDialect({ pool }) });
   return new KyselyStorage(db, postgresValueCodec);
 }
