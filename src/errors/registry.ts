@@ -40,8 +40,12 @@ export const errorRegistry = {
   upstream_unavailable: { status: 503, retryable: true },
   upstream_connect_failed: { status: 502, retryable: true },
   upstream_timeout: { status: 504, retryable: true },
-  /** A 200 that is no answer (broken JSON, no event stream): another attempt or route may answer properly. */
-  upstream_invalid_response: { status: 502, retryable: true },
+  upstream_invalid_response: { status: 502, retryable: false },
+  /**
+   * A text answer that cannot be read at all (JSON cut short, a stream that is not SSE): a broken
+   * connection or proxy more often than a wrong request, so another attempt or route may answer.
+   */
+  upstream_malformed_answer: { status: 502, retryable: true },
   no_route: { status: 503, retryable: false },
   /** The bucket (or other store) holding generated images and videos did not answer or refused the gateway. */
   content_store_unavailable: { status: 503, retryable: true },

@@ -71,7 +71,7 @@ export async function passthroughCall(
  */
 function assertAnswerBody(context: AttemptContext, bytes: Buffer, headers: Record<string, string>): void {
   const text = bytes.toString('utf8');
-  if (isUpstreamErrorBody(parseUpstreamJson(text))) throw context.adapter.decodeError(502, text, headers);
+  if (isUpstreamErrorBody(parseUpstreamJson(text, 'upstream_malformed_answer'))) throw context.adapter.decodeError(502, text, headers);
 }
 
 /**

@@ -33,7 +33,7 @@ export async function* relayStream(
   try {
     for await (const chunk of response.body.chunks()) {
       if (!started) {
-        if (!startsLikeEventStream(chunk)) throw new GatewayError('upstream_invalid_response', 'The upstream answered with something that is not an event stream.');
+        if (!startsLikeEventStream(chunk)) throw new GatewayError('upstream_malformed_answer', 'The upstream answered with something that is not an event stream.');
         started = true;
       }
       reader.push(chunk);

@@ -36,7 +36,7 @@ export async function translatedCall(context: AttemptContext, request: IrRequest
     const text = await readBodyText(response).catch((error: unknown) => {
       throw upstreamTransportError(error, abort);
     });
-    const parsed = parseUpstreamJson(text);
+    const parsed = parseUpstreamJson(text, 'upstream_malformed_answer');
     if (isUpstreamErrorBody(parsed)) throw adapter.decodeError(502, text, flattenHeaders(response.headers));
     const irResponse = generation.decodeResponse(parsed, request);
     const body = JSON.stringify(format.encodeResponse(irResponse, context.encode));
