@@ -12,6 +12,7 @@ export interface FallbackPolicy {
   /**
    * An upstream's `retry-after` up to this long is waited out before the next attempt on the same
    * route; a longer one moves on to the next route at once (and, if none is left, reaches the client).
+   * Without it, `retry-after` is ignored and the backoff applies.
    */
   readonly maxRetryAfterMs?: number;
   /** Routes whose breaker is open are skipped; every attempt's end is reported to it. */
@@ -54,7 +55,7 @@ export async function runWithFallback<Outcome>(
         if (!error.retryable) throw error;
         lastError = error;
         if (attemptNumber === policy.attemptsPerRoute) continue;
-        const retryAfterMs = error.retryAfterSeconds === undefined ? undefined : error.retryAfterSeconds * 1000;
+        const retryAfterMs = error.retryAfterSeconds === undefined || policy.maxRetryAfterMs === undefined ? undefined : error.retryAfterSeconds * 1000;
         if (retryAfterMs === undefined) await sleep(policy.backoffMs * 2 ** (attemptNumber - 1), signal);
         else if (retryAfterMs <= (policy.maxRetryAfterMs ?? 0)) await sleep(retryAfterMs, signal);
         else break;

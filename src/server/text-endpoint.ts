@@ -14,6 +14,7 @@ import { adapterFor } from '../providers/registry.js';
 import type { AttemptContext } from '../call/attempt-context.js';
 import type { CallOutcome } from '../call/call-outcome.js';
 import { resolveModel } from '../routing/resolve-model.js';
+import { fallbackPolicy } from '../routing/fallback-policy.js';
 import { runWithFallback } from '../routing/run-with-fallback.js';
 import { translatedCall } from '../translation/translated-call.js';
 import type { ApiKeyRecord } from '../storage/ports.js';
@@ -66,12 +67,7 @@ export async function handleTextRequest(
     const clientSignal = clientAbortScope(exchange.outgoing);
     const { outcome: committed, route: servedBy } = await runWithFallback(
       model.routes,
-      {
-        attemptsPerRoute: routing.attempts_per_route,
-        backoffMs: routing.backoff_ms,
-        maxRetryAfterMs: routing.max_retry_after_ms,
-        breakers: { state: services.circuitBreakers, config: routing.circuit_breaker },
-      },
+      fallbackPolicy(routing, services.circuitBreakers),
       clientSignal,
       (route) => {
         const adapter = adapterFor(route.target);
