@@ -145,6 +145,17 @@ describe.each(families)('a %s client', (family) => {
     });
 
     it.each([
+      { name: 'a 503', faults: retried({ kind: 'server-error', status: 503 }), status: 503 },
+      { name: 'garbage instead of an event stream', faults: retried({ kind: 'garbage-sse' }), status: 502 },
+      { name: 'a 200 with an error body instead of a stream', faults: retried({ kind: 'error-body-200' }), status: 502 },
+    ])('gets an HTTP error, not a broken stream, for $name before the first event', async ({ faults, status }) => {
+      const { outcome, entry } = await faulted(family, model, true, faults);
+      expect(outcome.status).toBe(status);
+      expect(entry.status).toBe(status);
+      expect(entry.costNanoUsd).toBe(0n);
+    });
+
+    it.each([
       { name: 'a reset after the first byte', fault: { kind: 'reset-after-first-byte' } as Fault },
       { name: 'a stream that stalls', fault: { kind: 'stall' } as Fault },
       { name: 'a stream cut before its terminator', fault: { kind: 'truncated-sse' } as Fault },
