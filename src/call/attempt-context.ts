@@ -11,6 +11,10 @@ export interface AttemptContext {
   readonly text: TextGeneration;
   readonly route: CatalogRoute;
   readonly timeoutMs: number;
+  /** Longest silence inside an answer that started (a stalled stream). */
+  readonly idleTimeoutMs: number;
+  /** Largest upstream answer read. */
+  readonly maxAnswerBytes: number;
   /** Aborted when the client disconnects. */
   readonly clientSignal: AbortScope;
   readonly forwarded: ForwardedHeaders;

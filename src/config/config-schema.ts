@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { imageRulesSchema, legacyAliasSchema, numeric, priceSchema, videoRecordSchema } from './model-record-schema.js';
+import { clientLimitDefaults, clientLimitsShape } from './client-limits-schema.js';
+import { databaseSchema } from './database-schema.js';
+import { routingSchema } from './routing-schema.js';
 
 export const providerTypes = ['openai', 'openai-compatible', 'anthropic', 'gemini'] as const;
 
@@ -95,6 +98,10 @@ const s3ContentSchema = z
       .refine((value) => !value.includes('..'), 'expected no `..` in the prefix')
       .transform((value) => value.replace(/\/+$/, ''))
       .optional(),
+    /** A bucket that accepts no connection within this is unavailable (503), not slow. */
+    connect_timeout_ms: numeric(z.number().int().positive()).default(5_000),
+    /** Time allowed until each answer's headers (a sent part included); a hung bucket fails after it. */
+    request_timeout_ms: numeric(z.number().int().positive()).default(60_000),
   })
   .strict()
   .refine((s3) => (s3.access_key_id === undefined) === (s3.secret_access_key === undefined), {
@@ -173,10 +180,11 @@ export const configSchema = z
         watch_config: z.boolean().default(false),
         /** The gateway's address as clients reach it (behind a proxy); URLs it hands out start with it. */
         public_url: publicUrlSchema.optional(),
+        ...clientLimitsShape,
       })
       .strict()
-      .default({ host: '127.0.0.1', port: 8787, body_limit_bytes: 32 * 1024 * 1024, discovery_requires_key: false, open_access: 'auto', watch_config: false }),
-    database: z.object({ url: z.string().min(1) }).strict().default({ url: 'sqlite:./data/switchyard.db' }),
+      .default({ host: '127.0.0.1', port: 8787, body_limit_bytes: 32 * 1024 * 1024, discovery_requires_key: false, open_access: 'auto', watch_config: false, ...clientLimitDefaults }),
+    database: databaseSchema,
     redis: redisSchema.optional(),
     content: contentSchema,
     videos: videosSchema,
@@ -188,15 +196,7 @@ export const configSchema = z
       })
       .strict()
       .default({ require_admin_key: false }),
-    routing: z
-      .object({
-        /** Attempts per route on a retryable failure before falling back to the next route. */
-        attempts_per_route: numeric(z.number().int().min(1).max(10)).default(2),
-        backoff_ms: numeric(z.number().int().min(0)).default(100),
-        timeout_ms: numeric(z.number().int().positive()).default(60_000),
-      })
-      .strict()
-      .default({ attempts_per_route: 2, backoff_ms: 100, timeout_ms: 60_000 }),
+    routing: routingSchema,
     limits: z
       .object({
         /**
@@ -238,3 +238,4 @@ export type VideosConfig = z.infer<typeof videosSchema>;
 export type RedisConfig = NonNullable<GatewayConfig['redis']>;
 export type FailMode = RedisConfig['limits_fail_mode'];
 export type LimitsConfig = GatewayConfig['limits'];
+export type CircuitBreakerConfig = GatewayConfig['routing']['circuit_breaker'];

@@ -24,8 +24,8 @@ describe('content and public URL configuration', () => {
     expect(config.server.public_url).toBe('https://ai.example.com/switchyard');
   });
 
-  it('takes an S3-compatible bucket beside the directory, with region us-east-1 and virtual-hosted addressing by default', () => {
-    expect(configSchema.parse({ content: { s3: { bucket: 'media' } } }).content.s3).toEqual({ bucket: 'media', region: 'us-east-1', force_path_style: false });
+  it('takes an S3-compatible bucket beside the directory, with region us-east-1 virtual-hosted addressing and bounded waits by default', () => {
+    expect(configSchema.parse({ content: { s3: { bucket: 'media' } } }).content.s3).toEqual({ bucket: 'media', region: 'us-east-1', force_path_style: false, connect_timeout_ms: 5_000, request_timeout_ms: 60_000 });
     const config = configSchema.parse({
       content: {
         s3: {
@@ -47,6 +47,8 @@ describe('content and public URL configuration', () => {
       secret_access_key: 'secret',
       force_path_style: true,
       prefix: 'switchyard/content',
+      connect_timeout_ms: 5_000,
+      request_timeout_ms: 60_000,
     });
   });
 

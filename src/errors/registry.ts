@@ -46,9 +46,20 @@ export const errorRegistry = {
   upstream_connect_failed: { status: 502, retryable: true },
   upstream_timeout: { status: 504, retryable: true },
   upstream_invalid_response: { status: 502, retryable: false },
+  /**
+   * A text answer that cannot be read at all (JSON cut short, a stream that is not SSE): a broken
+   * connection or proxy more often than a wrong request, so another attempt or route may answer.
+   */
+  upstream_malformed_answer: { status: 502, retryable: true },
   no_route: { status: 503, retryable: false },
   /** The bucket (or other store) holding generated images and videos did not answer or refused the gateway. */
   content_store_unavailable: { status: 503, retryable: true },
+  /** The database did not answer (a key lookup); no other route would help, the client may retry. */
+  database_unavailable: { status: 503, retryable: false },
+  /** Every route of the model is failing and skipped for a cool-down (its circuit breaker is open). */
+  circuit_open: { status: 503, retryable: false },
+  /** The upstream's answer grew past `routing.max_answer_bytes`. */
+  upstream_answer_too_large: { status: 502, retryable: false },
   /** This instance should not be sent traffic: it is shutting down, or its database does not answer. */
   not_ready: { status: 503, retryable: true },
   /**

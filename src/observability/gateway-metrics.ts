@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Logger } from '../logging/logger.js';
 import type { LedgerEntry, VideoJobStatus } from '../storage/ports.js';
+import { circuitStates, type RouteCircuit } from '../routing/circuit-breaker.js';
 import { BoundedLabelValues } from './bounded-label-values.js';
 import { CachedValue } from './cached-value.js';
 import { latencyBucketsSeconds } from './latency-buckets.js';
@@ -16,6 +17,8 @@ export interface GatewayMetricsOptions {
   readonly videoJobCountsTtlMs?: number;
   /** The slots of upstream concurrency caps this process holds now, by provider (read when scraped). */
   readonly upstreamSlotsHeld?: () => ReadonlyMap<string, number>;
+  /** Every configured route's circuit breaker now. */
+  readonly routeCircuits?: () => readonly RouteCircuit[];
   readonly logger?: Logger;
   readonly now?: () => number;
 }
@@ -43,6 +46,7 @@ export class GatewayMetrics {
   private readonly providers = new BoundedLabelValues(200);
   private readonly endpoints = new BoundedLabelValues(50);
   private readonly errorCodes = new BoundedLabelValues(100);
+  private readonly upstreamModels = new BoundedLabelValues(1_000);
   private readonly requests: Counter<'model' | 'provider' | 'endpoint' | 'status_class'>;
   private readonly latency: Histogram<'model' | 'endpoint'>;
   private readonly tokens: Counter<'model' | 'provider' | 'kind'>;
@@ -85,6 +89,22 @@ export class GatewayMetrics {
     });
     this.streamsInFlight = new Gauge({ name: 'switchyard_streams_in_flight', help: 'Streamed answers being delivered now.', labelNames: ['endpoint'], registers });
     for (const endpoint of ['chat', 'responses', 'messages', 'images']) this.streamsInFlight.set({ endpoint }, 0);
+    const routeCircuits = options.routeCircuits;
+    const providers = this.providers;
+    const upstreamModels = this.upstreamModels;
+    const circuitState: Gauge<'provider' | 'upstream_model' | 'state'> = new Gauge({
+      name: 'switchyard_route_circuit_state',
+      help: "Each route's circuit breaker (in this process): 1 for the state it is in, 0 for the others.",
+      labelNames: ['provider', 'upstream_model', 'state'],
+      registers,
+      collect() {
+        circuitState.reset();
+        for (const circuit of routeCircuits?.() ?? []) {
+          const labels = { provider: providers.value(circuit.provider), upstream_model: upstreamModels.value(circuit.upstreamModel) };
+          for (const state of circuitStates) circuitState.set({ ...labels, state }, circuit.state === state ? 1 : 0);
+        }
+      },
+    });
     const jobCounts = new CachedValue(options.videoJobCounts, options.videoJobCountsTtlMs ?? 5_000, options.now);
     const logger = options.logger;
     const videoJobs: Gauge<'state'> = new Gauge({

@@ -3,6 +3,8 @@ import type { AttemptContext } from '../call/attempt-context.js';
 import type { CallCompletion, CallOutcome } from '../call/call-outcome.js';
 import { commitOnFirstChunk } from '../call/commit-stream.js';
 import { flattenHeaders, readBodyText, sendUpstream, upstreamTransportError } from '../upstream/upstream-client.js';
+import { parseUpstreamJson } from '../upstream/parse-upstream-json.js';
+import { isUpstreamErrorBody } from '../upstream/upstream-error-body.js';
 import { preparePassthroughBody } from './prepare-body.js';
 import { findTopLevelValue, matchTrailingTopLevelValue } from './rewrite-body.js';
 import { relayStream } from './stream-relay.js';
@@ -30,6 +32,8 @@ export async function passthroughCall(
     body: rawBytes !== undefined && prepared.text === rawBody ? rawBytes : prepared.text,
     signal: abort,
     timeoutMs: context.timeoutMs,
+    idleTimeoutMs: context.idleTimeoutMs,
+    maxAnswerBytes: context.maxAnswerBytes,
   });
   if (response.statusCode >= 400) {
     const text = await readBodyText(response).catch(() => '');
@@ -41,19 +45,33 @@ export async function passthroughCall(
       throw upstreamTransportError(error, abort);
     });
     const usage = usageFromBytes(context, bytes);
+    // Every real answer reports usage: only an answer without it pays for a look at the whole body.
+    if (usage === undefined) assertAnswerBody(context, bytes, flattenHeaders(response.headers));
     return { contentType, body: bytes, completion: Promise.resolve({ usage, completed: true, status: 200 }) };
   }
   const tap = format.createUsageTap();
   let resolveCompletion: (completion: CallCompletion) => void = () => {};
   const completion = new Promise<CallCompletion>((resolve) => (resolveCompletion = resolve));
+  const relay = { failed: false };
   const body = await commitOnFirstChunk(
-    relayStream(response, tap, context, prepared.injectedUsageChunk),
-    (completed) => resolveCompletion({ usage: tap.usage(), completed, status: 200 }),
+    relayStream(response, tap, context, prepared.injectedUsageChunk, relay),
+    // A stream that ended with the gateway's error event was not delivered whole.
+    (completed) => resolveCompletion({ usage: tap.usage(), completed: completed && !relay.failed, status: 200 }),
     () => abort.abort(),
   ).catch((error: unknown) => {
     throw upstreamTransportError(error, abort);
   });
   return { contentType: 'text/event-stream; charset=utf-8', body, completion };
+}
+
+/**
+ * A 200 that is no answer: a body cut short (not JSON) or an error body sent with a success status
+ * (some proxies and compatible servers do). Relaying either would hand the client a "success" its
+ * SDK cannot read; as an error it is a 502 that may fall back to the next route.
+ */
+function assertAnswerBody(context: AttemptContext, bytes: Buffer, headers: Record<string, string>): void {
+  const text = bytes.toString('utf8');
+  if (isUpstreamErrorBody(parseUpstreamJson(text, 'upstream_malformed_answer'))) throw context.adapter.decodeError(502, text, headers);
 }
 
 /**

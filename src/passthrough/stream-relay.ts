@@ -22,13 +22,20 @@ export async function* relayStream(
   tap: UsageTap,
   context: AttemptContext,
   dropUsageChunk: boolean,
+  /** Set when the stream ended with the gateway's error event instead of the upstream's end. */
+  outcome: { failed: boolean } = { failed: false },
 ): ChunkStream {
   const reader = createSseReader((event) => tap.observe(event.event, event.data));
   const filter = dropUsageChunk ? createUsageChunkFilter() : undefined;
   let failure: GatewayError | undefined;
   let sentAnything = false;
+  let started = false;
   try {
     for await (const chunk of response.body.chunks()) {
+      if (!started) {
+        if (!startsLikeEventStream(chunk)) throw new GatewayError('upstream_malformed_answer', 'The upstream answered with something that is not an event stream.');
+        started = true;
+      }
       reader.push(chunk);
       const relayed = filter === undefined ? chunk : filter.push(chunk);
       if (relayed === undefined) continue;
@@ -44,10 +51,21 @@ export async function* relayStream(
   }
   if (tap.ended()) return;
   failure ??= new GatewayError('upstream_invalid_response', 'The upstream ended the stream before it was complete.');
+  outcome.failed = true;
   yield textEncoder.encode(context.format.encodeStreamError(failure, context.encode.requestId));
 }
 
 const textEncoder = new TextEncoder();
+
+/**
+ * Whether a stream's first bytes can be SSE: a field name (`data`, `event`, `id`, `retry`), a
+ * comment or a blank line. Anything else (an HTML error page, binary garbage) is refused before
+ * the client sees it, so the call can still fall back; one byte is looked at, once per stream.
+ */
+function startsLikeEventStream(chunk: Buffer): boolean {
+  const first = chunk[0];
+  return first === undefined || [0x64, 0x65, 0x69, 0x72, 0x3a, 0x0a, 0x0d, 0x20, 0xef].includes(first);
+}
 const usageObjectMarker = Buffer.from('"usage":{');
 
 /** Drops the usage-only chat chunk; every other byte passes unchanged. */

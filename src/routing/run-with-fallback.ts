@@ -1,12 +1,22 @@
 import { GatewayError, toGatewayError } from '../errors/gateway-error.js';
 import type { CatalogRoute } from '../catalog/model-catalog.js';
 import type { AbortScope } from '../call/abort-scope.js';
+import type { CircuitBreakerConfig } from '../config/config-schema.js';
+import type { CircuitBreakers } from './circuit-breaker.js';
 
 export interface FallbackPolicy {
   /** Attempts on one route before moving to the next. */
   readonly attemptsPerRoute: number;
   /** First backoff; doubles per attempt on the same route. */
   readonly backoffMs: number;
+  /**
+   * An upstream's `retry-after` up to this long is waited out before the next attempt on the same
+   * route; a longer one moves on to the next route at once (and, if none is left, reaches the client).
+   * Without it, `retry-after` is ignored and the backoff applies.
+   */
+  readonly maxRetryAfterMs?: number;
+  /** Routes whose breaker is open are skipped; every attempt's end is reported to it. */
+  readonly breakers?: { readonly state: CircuitBreakers; readonly config: CircuitBreakerConfig };
 }
 
 export interface AttemptReport {
@@ -17,9 +27,12 @@ export interface AttemptReport {
 
 /**
  * Tries each route in order. A retryable failure (connect error, time-out, 429, 5xx) that happens
- * before anything reached the client is retried with backoff, then the next route is tried. A route
- * whose upstream is at its concurrency cap (`upstream_busy`) is skipped at once: its slots free only
- * as calls end. `attempt` must throw before committing a response; once it resolves, the outcome is final.
+ * before anything reached the client is retried with backoff — or after the upstream's
+ * `retry-after`, when that is short enough — then the next route is tried. A route whose circuit
+ * breaker is open is skipped, and when every route's is, the call fails at once with 503
+ * `circuit_open`. A route whose upstream is at its concurrency cap (`upstream_busy`) is skipped
+ * at once too: its slots free only as calls end.
+ * `attempt` must throw before committing a response; once it resolves, the outcome is final.
  */
 export async function runWithFallback<Outcome>(
   routes: readonly CatalogRoute[],
@@ -29,26 +42,55 @@ export async function runWithFallback<Outcome>(
   onFailure: (report: AttemptReport) => void = () => {},
 ): Promise<Outcome> {
   let lastError: GatewayError | undefined;
+  const breakers = policy.breakers;
   for (const route of routes) {
     for (let attemptNumber = 1; attemptNumber <= policy.attemptsPerRoute; attemptNumber++) {
       if (signal.aborted) throw new GatewayError('upstream_timeout', 'The client went away.');
+      if (breakers !== undefined && !breakers.state.admit(route, breakers.config)) break;
+      let outcome: Outcome;
       try {
-        return await attempt(route);
+        outcome = await attempt(route);
       } catch (thrown) {
         const error = toGatewayError(thrown);
         if (error.code === 'upstream_busy') {
           // Nothing was sent: not an upstream failure, and no use retrying the same route now.
+          breakers?.state.released(route);
           lastError = error;
           break;
         }
+        if (breakers !== undefined) noteFailure(breakers, route, error, signal);
         onFailure({ route, attempt: attemptNumber, error });
         if (!error.retryable) throw error;
         lastError = error;
-        if (attemptNumber < policy.attemptsPerRoute) await sleep(policy.backoffMs * 2 ** (attemptNumber - 1), signal);
+        if (attemptNumber === policy.attemptsPerRoute) continue;
+        const retryAfterMs = error.retryAfterSeconds === undefined || policy.maxRetryAfterMs === undefined ? undefined : error.retryAfterSeconds * 1000;
+        if (retryAfterMs === undefined) await sleep(policy.backoffMs * 2 ** (attemptNumber - 1), signal);
+        else if (retryAfterMs <= (policy.maxRetryAfterMs ?? 0)) await sleep(retryAfterMs, signal);
+        else break;
+        continue;
       }
+      breakers?.state.succeeded(route);
+      return outcome;
     }
   }
-  throw lastError ?? new GatewayError('no_route', 'No upstream is configured for this model.');
+  if (lastError !== undefined) throw lastError;
+  if (breakers !== undefined && routes.length > 0) {
+    const seconds = breakers.state.secondsUntilRetry(routes, breakers.config);
+    throw new GatewayError('circuit_open', `Every upstream of this model is failing; it is tried again in ${seconds} s.`, { retryAfterSeconds: seconds });
+  }
+  throw new GatewayError('no_route', 'No upstream is configured for this model.');
+}
+
+/**
+ * Whether a failed attempt says the route is unwell: it could not be reached, timed out, answered
+ * 5xx or with a broken body. A client error or a rate limit says the upstream works; a client
+ * that went away says nothing.
+ */
+function noteFailure(breakers: NonNullable<FallbackPolicy['breakers']>, route: CatalogRoute, error: GatewayError, signal: AbortScope): void {
+  if (signal.aborted) breakers.state.released(route);
+  else if (error.code.startsWith('upstream_') && error.status >= 500) breakers.state.failed(route, breakers.config);
+  else if (error.code.startsWith('upstream_')) breakers.state.succeeded(route);
+  else breakers.state.released(route);
 }
 
 function sleep(milliseconds: number, signal: AbortScope): Promise<void> {

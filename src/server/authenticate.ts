@@ -42,6 +42,16 @@ export class Authenticator {
 
   /** The caller's key record; undefined for an anonymous call that open access allows. */
   async authenticate(headers: HeaderSource, keyRequired = true, options: { readonly anonymous?: boolean } = {}): Promise<ApiKeyRecord | undefined> {
+    try {
+      return await this.identify(headers, keyRequired, options);
+    } catch (error) {
+      if (error instanceof GatewayError) throw error;
+      // The key store did not answer: a clear 503 the client may retry, never a 500.
+      throw new GatewayError('database_unavailable', 'The gateway cannot check API keys right now (its database does not answer); try again shortly.', { retryAfterSeconds: 1, cause: error });
+    }
+  }
+
+  private async identify(headers: HeaderSource, keyRequired: boolean, options: { readonly anonymous?: boolean }): Promise<ApiKeyRecord | undefined> {
     const secret = presentedKey(headers);
     const anonymousAllowed = options.anonymous !== false;
     if (secret === undefined || secret === '') {

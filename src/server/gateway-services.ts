@@ -10,6 +10,7 @@ import type { KeyUseRecorder } from '../keys/key-use-recorder.js';
 import type { LedgerWriter } from '../metering/ledger-writer.js';
 import type { GatewayMetrics } from '../observability/gateway-metrics.js';
 import type { Readiness } from '../observability/readiness.js';
+import type { CircuitBreakers } from '../routing/circuit-breaker.js';
 import type { Storage } from '../storage/ports.js';
 import type { UpstreamCaps } from '../upstream-caps/upstream-caps.js';
 import type { Authenticator } from './authenticate.js';
@@ -45,4 +46,6 @@ export interface GatewayServices {
   readonly metrics: GatewayMetrics;
   /** Whether this instance should receive traffic (`GET /ready`). */
   readonly readiness: Readiness;
+  /** Each route's circuit breaker, in this process (`GET /admin/routes`, `switchyard_route_circuit_state`). */
+  readonly circuitBreakers: CircuitBreakers;
 }

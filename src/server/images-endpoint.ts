@@ -17,6 +17,7 @@ import { entryTokens } from '../metering/meter-call.js';
 import { meterImageCall } from '../metering/meter-image-call.js';
 import { withLimitHeaders } from './with-limit-headers.js';
 import { resolveModel } from '../routing/resolve-model.js';
+import { fallbackPolicy } from '../routing/fallback-policy.js';
 import type { AttemptReport } from '../routing/run-with-fallback.js';
 import type { ApiKeyRecord } from '../storage/ports.js';
 import { errorResponse } from './error-response.js';
@@ -114,7 +115,7 @@ export async function handleImages(context: GatewayContext, services: GatewaySer
     await callLimits.reserve(requestId, worstImageCostNanoUsd(priceAt(model.prices, new Date(startedAt)), tierAsked, request.n ?? 1, Buffer.byteLength(request.prompt)));
     metered = { key, model };
     const settings = {
-      fallback: { attemptsPerRoute: routing.attempts_per_route, backoffMs: routing.backoff_ms },
+      fallback: fallbackPolicy(routing, services.circuitBreakers),
       timeoutMs: routing.timeout_ms,
       signal: clientAbortScope(context.env.outgoing),
       caps: services.upstreamCaps,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerOptions } from 'node:http';
 import { hostname } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { catalogSnapshot, type CatalogSnapshot } from '../catalog/catalog-snapshot.js';
@@ -19,6 +19,7 @@ import { openKeyLimits } from '../limits/open-key-limits.js';
 import { LedgerWriter } from '../metering/ledger-writer.js';
 import { GatewayMetrics } from '../observability/gateway-metrics.js';
 import { Readiness } from '../observability/readiness.js';
+import { CircuitBreakers } from '../routing/circuit-breaker.js';
 import { startSimulator, type SimulatorHandle } from '../sim/index.js';
 import { openStorage } from '../storage/open-storage.js';
 import type { LedgerEntry, Storage, VideoJobStore } from '../storage/ports.js';
@@ -52,7 +53,7 @@ export interface StartOptions {
 /** Opens storage, starts the built-in simulator when the config uses it, and serves HTTP. */
 export async function startGateway(config: GatewayConfig, options: StartOptions = {}): Promise<RunningGateway> {
   const logger = options.logger ?? createLogger(config.log.level);
-  const storage = options.storage ?? (await openStorage(config.database.url));
+  const storage = options.storage ?? (await openStorage(config.database.url, { connectTimeoutMs: config.database.connect_timeout_ms, queryTimeoutMs: config.database.query_timeout_ms }));
   await storage.migrate();
   let simulator: Promise<SimulatorHandle> | undefined;
   /** Started for the first configuration that names it, then kept: calls in flight may still use it. */
@@ -74,7 +75,16 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   // Shared by every instance through Redis when it is configured, else held in this process.
   const keyLimits = await openKeyLimits(config.redis, config.limits, (keyId, at) => storage.ledger.spend(keyId, at), logger);
   const budgets = keyLimits.budgets;
-  const metrics = new GatewayMetrics({ videoJobCounts: () => storage.videoJobs.countByStatus(), upstreamSlotsHeld: () => keyLimits.upstreamCaps.held(), logger });
+  const circuitBreakers = new CircuitBreakers();
+  const metrics = new GatewayMetrics({
+    videoJobCounts: () => storage.videoJobs.countByStatus(),
+    routeCircuits: () => {
+      const { catalog: current, routing } = catalog.current();
+      return circuitBreakers.describe(current.models.flatMap((model) => model.routes), routing.circuit_breaker);
+    },
+    upstreamSlotsHeld: () => keyLimits.upstreamCaps.held(),
+    logger,
+  });
   const charged = (entry: LedgerEntry): void => {
     budgets.settle(entry);
     metrics.observeLedgerEntry(entry);
@@ -111,8 +121,10 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     videos: { owner: videoWorker.owner, worker: videoWorker },
     metrics,
     readiness,
+    circuitBreakers,
   };
-  const server = await listen(createServer(createRequestListener(services)), config.server.host, config.server.port);
+  const server = await listen(createServer(clientLimits(config), createRequestListener(services)), config.server.host, config.server.port);
+  server.keepAliveTimeout = config.server.keep_alive_timeout_ms;
   videoWorker.start();
   keyUses.start();
   const sweeper = new ContentSweeper(
@@ -149,6 +161,23 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
       if (options.storage === undefined) await storage.close();
       await closeUpstreamPools().catch(() => undefined);
     },
+  };
+}
+
+/**
+ * Node's own bounds on receiving a request: headers within `headersTimeout` (a slow-loris sender
+ * is cut off), the whole request within `requestTimeout` (408), headers no larger than
+ * `maxHeaderSize` (431). They cover receiving only, so a long streamed answer is never cut. Node
+ * checks the time-outs every `connectionsCheckingInterval` (30 s by default), too coarse for them.
+ */
+function clientLimits(config: GatewayConfig): ServerOptions {
+  const { headers_timeout_ms: headersTimeout, request_timeout_ms: requestTimeout, max_header_bytes: maxHeaderSize } = config.server;
+  return {
+    // Node refuses a header time-out longer than the request time-out.
+    headersTimeout: Math.min(headersTimeout, requestTimeout),
+    requestTimeout,
+    maxHeaderSize,
+    connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(Math.min(headersTimeout, requestTimeout) / 4))),
   };
 }
 

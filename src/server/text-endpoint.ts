@@ -15,6 +15,7 @@ import type { AttemptContext } from '../call/attempt-context.js';
 import type { CallOutcome } from '../call/call-outcome.js';
 import { resolveModel } from '../routing/resolve-model.js';
 import { inUpstreamSlot } from '../routing/in-upstream-slot.js';
+import { fallbackPolicy } from '../routing/fallback-policy.js';
 import { runWithFallback } from '../routing/run-with-fallback.js';
 import { translatedCall } from '../translation/translated-call.js';
 import type { ApiKeyRecord } from '../storage/ports.js';
@@ -70,7 +71,7 @@ export async function handleTextRequest(
     const clientSignal = clientAbortScope(exchange.outgoing);
     const { outcome: committed, route: servedBy } = await runWithFallback(
       model.routes,
-      { attemptsPerRoute: routing.attempts_per_route, backoffMs: routing.backoff_ms },
+      fallbackPolicy(routing, services.circuitBreakers),
       clientSignal,
       (route) => {
         const adapter = adapterFor(route.target);
@@ -84,6 +85,8 @@ export async function handleTextRequest(
           text,
           route,
           timeoutMs: route.timeoutMs ?? routing.timeout_ms,
+          idleTimeoutMs: routing.idle_timeout_ms ?? route.timeoutMs ?? routing.timeout_ms,
+          maxAnswerBytes: routing.max_answer_bytes,
           clientSignal,
           forwarded,
           encode: { requestId, model: request?.model ?? String(parsedBody.model), request: request ?? emptyRequest },

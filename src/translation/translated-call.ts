@@ -7,6 +7,7 @@ import type { CallCompletion, CallOutcome } from '../call/call-outcome.js';
 import { commitOnFirstChunk, type KeepAlive } from '../call/commit-stream.js';
 import { countInputTokens } from '../tokens/count-input-tokens.js';
 import { parseUpstreamJson } from '../upstream/parse-upstream-json.js';
+import { isUpstreamErrorBody } from '../upstream/upstream-error-body.js';
 import { createSseReader, type SseEvent } from '../upstream/sse-reader.js';
 import { flattenHeaders, readBodyText, sendUpstream, upstreamTransportError, type UpstreamResponse } from '../upstream/upstream-client.js';
 
@@ -18,7 +19,13 @@ export async function translatedCall(context: AttemptContext, request: IrRequest
   const { adapter, text: generation, route, format } = context;
   const upstreamRequest = generation.buildRequest(request, route.target, context.forwarded);
   const abort = context.clientSignal.child();
-  const responsePending = sendUpstream({ ...upstreamRequest, signal: abort, timeoutMs: context.timeoutMs });
+  const responsePending = sendUpstream({
+    ...upstreamRequest,
+    signal: abort,
+    timeoutMs: context.timeoutMs,
+    idleTimeoutMs: context.idleTimeoutMs,
+    maxAnswerBytes: context.maxAnswerBytes,
+  });
   const estimatePending = inputTokensEstimate(context, request);
   const response = await responsePending;
   if (response.statusCode >= 400) {
@@ -29,7 +36,9 @@ export async function translatedCall(context: AttemptContext, request: IrRequest
     const text = await readBodyText(response).catch((error: unknown) => {
       throw upstreamTransportError(error, abort);
     });
-    const irResponse = generation.decodeResponse(parseUpstreamJson(text), request);
+    const parsed = parseUpstreamJson(text, 'upstream_malformed_answer');
+    if (isUpstreamErrorBody(parsed)) throw adapter.decodeError(502, text, flattenHeaders(response.headers));
+    const irResponse = generation.decodeResponse(parsed, request);
     const body = JSON.stringify(format.encodeResponse(irResponse, context.encode));
     return {
       contentType: 'application/json',

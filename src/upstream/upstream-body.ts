@@ -1,3 +1,5 @@
+import { GatewayError } from '../errors/gateway-error.js';
+
 /**
  * An upstream answer's body as it arrives: chunks are handed straight to whoever reads them, with
  * no Node stream or Web stream in between (each of those costs allocations and promise hops per
@@ -10,15 +12,27 @@ export class UpstreamBody {
   private failure: Error | undefined;
   private waiting: { resolve: () => void } | undefined;
   private consumed = false;
+  private receivedBytes = 0;
 
   constructor(
     private readonly pause: () => void,
     private readonly resume: () => void,
     private readonly cancel: () => void,
+    /** Past this many bytes in all, the body fails and the upstream call is dropped (an answer that never ends). */
+    private readonly maxBytes = Number.POSITIVE_INFINITY,
   ) {}
 
   /** Called by the transport with each chunk. */
   push(chunk: Buffer): void {
+    if (this.failure !== undefined) return;
+    this.receivedBytes += chunk.length;
+    if (this.receivedBytes > this.maxBytes) {
+      this.buffered.length = 0;
+      this.bufferedBytes = 0;
+      this.fail(new GatewayError('upstream_answer_too_large', `The upstream's answer exceeded ${this.maxBytes} bytes.`));
+      this.cancel();
+      return;
+    }
     this.buffered.push(chunk);
     this.bufferedBytes += chunk.length;
     if (this.bufferedBytes > pauseAboveBytes && this.waiting === undefined) this.pause();

@@ -25,8 +25,12 @@ export interface UpstreamCall {
   readonly body?: string | Buffer;
   /** Aborted when the client goes away or the gateway gives up on this attempt. */
   readonly signal: AbortScope;
-  /** Time allowed until the upstream's response headers, and between body chunks. */
+  /** Time allowed until the upstream's response headers, and between body chunks unless `idleTimeoutMs` says otherwise. */
   readonly timeoutMs: number;
+  /** Time allowed between body chunks once the answer started (a stalled stream). */
+  readonly idleTimeoutMs?: number;
+  /** Largest answer read; beyond it the call fails with `upstream_answer_too_large`. */
+  readonly maxAnswerBytes?: number;
 }
 
 export interface UpstreamResponse {
@@ -42,7 +46,7 @@ export interface UpstreamResponse {
  */
 export function sendUpstream(call: UpstreamCall): Promise<UpstreamResponse> {
   return new Promise((resolve, reject) => {
-    const handler = new UpstreamCallHandler(call.signal, resolve, (error) => reject(upstreamTransportError(error, call.signal)));
+    const handler = new UpstreamCallHandler(call.signal, call.maxAnswerBytes, resolve, (error) => reject(upstreamTransportError(error, call.signal)));
     const target = splitUrl(call.url);
     dispatcher().dispatch(
       {
@@ -52,7 +56,7 @@ export function sendUpstream(call: UpstreamCall): Promise<UpstreamResponse> {
         headers: call.headers,
         body: call.body ?? null,
         headersTimeout: call.timeoutMs,
-        bodyTimeout: call.timeoutMs,
+        bodyTimeout: call.idleTimeoutMs ?? call.timeoutMs,
       },
       handler,
     );
@@ -66,6 +70,7 @@ class UpstreamCallHandler implements Dispatcher.DispatchHandler {
 
   constructor(
     private readonly signal: AbortScope,
+    private readonly maxAnswerBytes: number | undefined,
     private readonly resolve: (response: UpstreamResponse) => void,
     private readonly reject: (error: Error) => void,
   ) {
@@ -84,6 +89,7 @@ class UpstreamCallHandler implements Dispatcher.DispatchHandler {
       () => controller.pause(),
       () => controller.resume(),
       () => this.abort(),
+      this.maxAnswerBytes,
     );
     this.resolve({ statusCode, headers, body: this.body });
   }

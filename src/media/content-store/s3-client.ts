@@ -15,7 +15,7 @@ const defaultTimeouts: S3ClientTimeouts = { connectionMs: 5_000, answerMs: 60_00
  * without them the SDK's default chain (environment, shared profile, instance or task role)
  * finds credentials, as every AWS tool does.
  */
-export function s3ClientFor(config: S3ContentConfig, timeouts: S3ClientTimeouts = defaultTimeouts): S3Client {
+export function s3ClientFor(config: Omit<S3ContentConfig, 'connect_timeout_ms' | 'request_timeout_ms'>, timeouts: S3ClientTimeouts = defaultTimeouts): S3Client {
   return new S3Client({
     region: config.region,
     forcePathStyle: config.force_path_style,

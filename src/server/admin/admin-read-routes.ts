@@ -3,6 +3,7 @@ import { GatewayError } from '../../errors/gateway-error.js';
 import { errorResponse } from '../error-response.js';
 import type { GatewayContext, GatewayEnvironment } from '../exchange.js';
 import type { GatewayServices } from '../gateway-services.js';
+import { handleAdminRoutes } from './admin-routes-endpoint.js';
 import { handleAdminVideoContent, handleAdminVideos } from './admin-videos-endpoints.js';
 import { handleLedgerExport } from './ledger-export-endpoint.js';
 import { LedgerTail } from './ledger-tail.js';
@@ -30,6 +31,7 @@ export function registerAdminReadRoutes(app: Hono<GatewayEnvironment>, services:
     ['/admin/requests/stream', (context) => handleRecentCallsStream(context, services, tail)],
     ['/admin/videos', (context) => handleAdminVideos(context, services)],
     ['/admin/videos/:id/content', (context) => handleAdminVideoContent(context, services)],
+    ['/admin/routes', (context) => handleAdminRoutes(context, services)],
   ];
   for (const [path, handler] of routes) {
     app.get(path, handler);

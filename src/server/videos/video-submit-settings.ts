@@ -1,5 +1,6 @@
 import type { RoutingSettings } from '../../catalog/catalog-snapshot.js';
 import type { VideoSubmitSettings } from '../../media/videos/submit-video-job.js';
+import { fallbackPolicy } from '../../routing/fallback-policy.js';
 import type { GatewayServices } from '../gateway-services.js';
 
 /** How a submit of `modelId` (its public id) made from this request reaches its upstream, with this snapshot's routing. */
@@ -8,7 +9,7 @@ export function videoSubmitSettings(services: GatewayServices, routing: RoutingS
     store: services.storage.videoJobs,
     videos: services.config.videos,
     owner: services.videos.owner,
-    fallback: { attemptsPerRoute: routing.attempts_per_route, backoffMs: routing.backoff_ms },
+    fallback: fallbackPolicy(routing, services.circuitBreakers),
     timeoutMs: routing.timeout_ms,
     onFailure: (report) => {
       services.metrics.observeUpstreamError(report.route.target.providerName, modelId, report.error.code);
