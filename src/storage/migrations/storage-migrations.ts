@@ -2,8 +2,10 @@ import type { Migration, MigrationProvider } from 'kysely';
 import type { StorageDialect } from '../ports.js';
 import { gatewaySettingsMigration } from './gateway-settings.js';
 import { initialSchemaMigration } from './initial-schema.js';
+import { ledgerKeyPagingMigration } from './ledger-key-paging.js';
 import { ledgerMediaBucketsMigration } from './ledger-media-buckets.js';
 import { moneyMigration } from './money.js';
+import { usageTotalsMigration } from './usage-totals.js';
 import { videoJobsMigration } from './video-jobs.js';
 
 /**
@@ -17,6 +19,8 @@ export function storageMigrations(dialect: StorageDialect): Record<string, Migra
     '0003_gateway_settings': gatewaySettingsMigration(),
     '0004_video_jobs': videoJobsMigration(dialect),
     '0005_money': moneyMigration(dialect),
+    '0006_ledger_key_paging': ledgerKeyPagingMigration(),
+    '0007_usage_totals': usageTotalsMigration(dialect),
   };
 }
 
