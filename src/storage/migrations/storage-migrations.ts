@@ -1,5 +1,6 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import type { StorageDialect } from '../ports.js';
+import { clusteredRollupsMigration } from './clustered-rollups.js';
 import { gatewaySettingsMigration } from './gateway-settings.js';
 import { initialSchemaMigration } from './initial-schema.js';
 import { ledgerKeyPagingMigration } from './ledger-key-paging.js';
@@ -21,6 +22,7 @@ export function storageMigrations(dialect: StorageDialect): Record<string, Migra
     '0005_money': moneyMigration(dialect),
     '0006_ledger_key_paging': ledgerKeyPagingMigration(),
     '0007_usage_totals': usageTotalsMigration(dialect),
+    '0008_clustered_rollups': clusteredRollupsMigration(dialect),
   };
 }
 

@@ -28,6 +28,8 @@ export function usageTotalsMigration(dialect: StorageDialect): Migration {
       await table
         .addColumn('cost_nano_usd', sql.raw(types.money), (column) => column.notNull())
         .addPrimaryKeyConstraint('usage_totals_pk', ['step', 'bucket_start'])
+        // SQLite stores the rows in key order, so a chart's range is a run of adjacent rows.
+        .$call((builder) => (dialect === 'sqlite' ? builder.modifyEnd(sql`without rowid`) : builder))
         .execute();
       const columns = sql.join([...summedColumns, 'cost_nano_usd'].map((column) => sql.ref(column)));
       const sums = sql.join([...summedColumns, 'cost_nano_usd'].map((column) => sql`sum(${sql.ref(column)})`));

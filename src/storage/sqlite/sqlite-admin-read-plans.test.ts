@@ -33,6 +33,14 @@ describe('sqlite admin read plans', () => {
     rmSync(directory, { recursive: true, force: true });
   });
 
+  it('keeps the rollups and the totals in key order, so a range is a run of adjacent rows', () => {
+    const tables = explainer.prepare<[], { name: string; sql: string }>("select name, sql from sqlite_master where name in ('usage_rollups', 'usage_totals')").all();
+    expect(tables.map((table) => [table.name, /without rowid\s*$/i.test(table.sql)]).sort()).toEqual([
+      ['usage_rollups', true],
+      ['usage_totals', true],
+    ]);
+  });
+
   it.each(adminReads.map((read) => [read.name, read] as const))('%s', async (_, read) => {
     captured = [];
     await read.read(storage);
