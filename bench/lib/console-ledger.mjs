@@ -81,7 +81,7 @@ export function* ledgerBatches({ total, days, keyIds, end, batchSize, seed = 1 }
   const modelWeights = zipf(modelTable.length, 0.9);
   const minutes = days * 1440;
   const start = end - minutes * minuteMs;
-  // Calls per minute follow the UTC day: twice as busy at 15:00 as at 03:00.
+  // Calls per minute follow the UTC day: three times as busy at 15:00 as at 03:00.
   const rate = (minute) => 1 + 0.5 * Math.sin((2 * Math.PI * ((minute % 1440) - 540)) / 1440);
   let weightSum = 0;
   for (let minute = 0; minute < minutes; minute += 1) weightSum += rate(minute);
