@@ -1,6 +1,7 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import type { StorageDialect } from '../ports.js';
 import { clusteredRollupsMigration } from './clustered-rollups.js';
+import { dayReportIndexMigration } from './day-report-index.js';
 import { gatewaySettingsMigration } from './gateway-settings.js';
 import { initialSchemaMigration } from './initial-schema.js';
 import { ledgerKeyPagingMigration } from './ledger-key-paging.js';
@@ -23,6 +24,7 @@ export function storageMigrations(dialect: StorageDialect): Record<string, Migra
     '0006_ledger_key_paging': ledgerKeyPagingMigration(),
     '0007_usage_totals': usageTotalsMigration(dialect),
     '0008_clustered_rollups': clusteredRollupsMigration(dialect),
+    '0009_day_report_index': dayReportIndexMigration(dialect),
   };
 }
 
