@@ -28,22 +28,28 @@ export interface RollupCounts {
   durationMs: number;
 }
 
-/** What one batch adds to one rollup row (one step, bucket, key and model). */
-export interface RollupIncrement {
+/** What one batch adds to one bucket's totals over every key and model (one step and bucket). */
+export interface TotalIncrement {
   readonly step: RollupStep;
   readonly bucketStart: Date;
-  /** The key id, or '' for calls made without a key. */
-  readonly keyScope: string;
-  readonly model: string;
   readonly counts: RollupCounts;
   /** Calls per latency bucket (`latencyBucketBoundsMs`, then the open one). */
   readonly latency: number[];
   costNanoUsd: bigint;
 }
 
+/** What one batch adds to one rollup row (one step, bucket, key and model). */
+export interface RollupIncrement extends TotalIncrement {
+  /** The key id, or '' for calls made without a key. */
+  readonly keyScope: string;
+  readonly model: string;
+}
+
 export interface LedgerIncrements {
   readonly spend: SpendIncrement[];
   readonly rollups: RollupIncrement[];
+  /** The same sums per bucket alone (`usage_totals`), so a chart over every key reads a row per bucket. */
+  readonly totals: TotalIncrement[];
 }
 
 export interface SpendPeriods {
@@ -97,6 +103,7 @@ export function latencyBucket(durationMs: number): number {
 export function ledgerIncrements(entries: readonly LedgerEntry[]): LedgerIncrements {
   const spend = new Map<string, { keyId: string; period: string; costNanoUsd: bigint }>();
   const rollups = new Map<string, RollupIncrement>();
+  const totals = new Map<string, TotalIncrement>();
   for (const entry of entries) {
     if (entry.keyId !== null) {
       for (const period of Object.values(spendPeriods(entry.createdAt))) {
@@ -112,20 +119,31 @@ export function ledgerIncrements(entries: readonly LedgerEntry[]): LedgerIncreme
       const id = `${step}\u0000${start.getTime()}\u0000${keyScope}\u0000${entry.model}`;
       let row = rollups.get(id);
       if (row === undefined) {
-        row = { step, bucketStart: start, keyScope, model: entry.model, counts: emptyCounts(), latency: new Array<number>(latencyBucketBoundsMs.length + 1).fill(0), costNanoUsd: 0n };
+        row = { ...emptyTotal(step, start), keyScope, model: entry.model };
         rollups.set(id, row);
       }
       addEntry(row, entry);
+      const totalId = `${step}\u0000${start.getTime()}`;
+      let total = totals.get(totalId);
+      if (total === undefined) {
+        total = emptyTotal(step, start);
+        totals.set(totalId, total);
+      }
+      addEntry(total, entry);
     }
   }
-  return { spend: [...spend.values()], rollups: [...rollups.values()] };
+  return { spend: [...spend.values()], rollups: [...rollups.values()], totals: [...totals.values()] };
+}
+
+function emptyTotal(step: RollupStep, bucketStart: Date): TotalIncrement {
+  return { step, bucketStart, counts: emptyCounts(), latency: new Array<number>(latencyBucketBoundsMs.length + 1).fill(0), costNanoUsd: 0n };
 }
 
 function emptyCounts(): RollupCounts {
   return { requests: 0, errors: 0, inputUncached: 0, cacheRead: 0, cacheWrite: 0, output: 0, reasoning: 0, images: 0, videoSeconds: 0, durationMs: 0 };
 }
 
-function addEntry(row: RollupIncrement, entry: LedgerEntry): void {
+function addEntry(row: TotalIncrement, entry: LedgerEntry): void {
   const counts = row.counts;
   counts.requests += 1;
   if (entry.status >= 400) counts.errors += 1;

@@ -376,8 +376,23 @@ export function describeStorageContract(
         reopened = await database.reopen();
         await reopened.migrate();
         expect(await reopened.ledger.spend('key_1', at('2026-03-01T12:00:00.000Z'))).toEqual({ total: 120n, month: 20n, day: 20n });
+        // Charts over every key read the per-bucket totals, filled from the rollups the upgrade filled.
+        const days = { step: 'day', since: at('2026-02-28T00:00:00.000Z'), until: at('2026-03-02T00:00:00.000Z') } as const;
+        expect(await reopened.ledger.series({ metric: 'requests', ...days })).toEqual([
+          { at: at('2026-02-28T00:00:00.000Z'), value: 1 },
+          { at: at('2026-03-01T00:00:00.000Z'), value: 2 },
+        ]);
+        // … and reports by key read the rollups, which SQLite has moved into a table in key order.
+        expect(await reopened.ledger.usage({ groupBy: 'key' })).toMatchObject([
+          { group: '', requests: 1, costNanoUsd: 5n },
+          { group: 'key_1', requests: 2, costNanoUsd: 120n },
+        ]);
         await reopened.ledger.append(ledgerEntry({ requestId: 'r4', keyId: 'key_1', costNanoUsd: 3n, createdAt: at('2026-03-01T12:00:00.000Z') }));
         expect(await reopened.ledger.spend('key_1', at('2026-03-01T12:00:00.000Z'))).toEqual({ total: 123n, month: 23n, day: 23n });
+        expect(await reopened.ledger.series({ metric: 'cost', ...days })).toEqual([
+          { at: at('2026-02-28T00:00:00.000Z'), value: 100n },
+          { at: at('2026-03-01T00:00:00.000Z'), value: 28n },
+        ]);
       } finally {
         if (reopened === undefined) await database.db.destroy();
         else await reopened.close();

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { latencyBucketColumns, ledgerIncrements, rollupCountColumns, type LedgerIncrements } from '../ledger-increments.js';
+import { latencyBucketColumns, ledgerIncrements, rollupCountColumns, type LedgerIncrements, type TotalIncrement } from '../ledger-increments.js';
 import type { LedgerEntry } from '../ports.js';
 import type { StorageDatabase } from './database-schema.js';
 import { ledgerRow } from './ledger-row.js';
@@ -44,28 +44,37 @@ async function applyIncrements(db: Kysely<StorageDatabase>, codec: SqlValueCodec
       )
       .execute();
   }
-  const summed = [...rollupCountColumns.map(([column]) => column), ...latencyBucketColumns, 'cost_nano_usd'];
-  for (let start = 0; start < increments.rollups.length; start += 200) {
-    const rows = increments.rollups.slice(start, start + 200).map((rollup) => {
-      const row: Record<string, unknown> = {
-        step: rollup.step,
-        bucket_start: codec.writeTimestamp(rollup.bucketStart),
-        key_scope: rollup.keyScope,
-        model: rollup.model,
-        cost_nano_usd: rollup.costNanoUsd,
-      };
-      for (const [column, field] of rollupCountColumns) row[column] = rollup.counts[field];
-      latencyBucketColumns.forEach((column, index) => (row[column] = rollup.latency[index] ?? 0));
+  await upsertSums(db, codec, 'usage_rollups', ['step', 'bucket_start', 'key_scope', 'model'], increments.rollups);
+  await upsertSums(db, codec, 'usage_totals', ['step', 'bucket_start'], increments.totals);
+}
+
+const summed = [...rollupCountColumns.map(([column]) => column), ...latencyBucketColumns, 'cost_nano_usd'];
+
+/** Adds each increment to its row of `table` (keyed by `keyColumns`), creating the rows not there yet. */
+async function upsertSums(
+  db: Kysely<StorageDatabase>,
+  codec: SqlValueCodec,
+  table: 'usage_rollups' | 'usage_totals',
+  keyColumns: readonly ('step' | 'bucket_start' | 'key_scope' | 'model')[],
+  increments: readonly (TotalIncrement & { readonly keyScope?: string; readonly model?: string })[],
+): Promise<void> {
+  for (let start = 0; start < increments.length; start += 200) {
+    const rows = increments.slice(start, start + 200).map((increment) => {
+      const row: Record<string, unknown> = { step: increment.step, bucket_start: codec.writeTimestamp(increment.bucketStart), cost_nano_usd: increment.costNanoUsd };
+      if (increment.keyScope !== undefined) row['key_scope'] = increment.keyScope;
+      if (increment.model !== undefined) row['model'] = increment.model;
+      for (const [column, field] of rollupCountColumns) row[column] = increment.counts[field];
+      latencyBucketColumns.forEach((column, index) => (row[column] = increment.latency[index] ?? 0));
       return row;
     });
     await db
-      .insertInto('usage_rollups')
-      // The row shape is built from the column lists above, which the migration created.
+      .insertInto(table)
+      // The row shape is built from the column lists above, which the migrations created.
       .values(rows as never)
       .onConflict((conflict) =>
         conflict
-          .columns(['step', 'bucket_start', 'key_scope', 'model'])
-          .doUpdateSet(Object.fromEntries(summed.map((column) => [column, sql`${sql.ref(`usage_rollups.${column}`)} + ${sql.ref(`excluded.${column}`)}`])) as never),
+          .columns([...keyColumns])
+          .doUpdateSet(Object.fromEntries(summed.map((column) => [column, sql`${sql.ref(`${table}.${column}`)} + ${sql.ref(`excluded.${column}`)}`])) as never),
       )
       .execute();
   }

@@ -49,6 +49,9 @@ export interface KeySpendTable {
 /** A 64-bit count (bigint in PostgreSQL, where pg reads it back as text). */
 export type CountColumn = ColumnType<string | number | bigint, number, number>;
 
+/** `usage_rollups` summed over keys and models: one row per step and bucket. */
+export type UsageTotalsTable = Omit<UsageRollupsTable, 'key_scope' | 'model'>;
+
 /** Aggregates of the ledger per step (minute, hour, day), bucket, key and model. */
 export interface UsageRollupsTable {
   step: string;
@@ -169,5 +172,6 @@ export interface StorageDatabase {
   video_jobs: VideoJobsTable;
   key_spend: KeySpendTable;
   usage_rollups: UsageRollupsTable;
+  usage_totals: UsageTotalsTable;
   admin_audit: AdminAuditTable;
 }

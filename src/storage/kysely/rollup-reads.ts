@@ -21,15 +21,24 @@ function dayCeiling(at: Date): Date {
 const summed = (column: string) => sql<unknown>`sum(${sql.ref(column)})`;
 
 /**
+ * Where sums over every key and model come from: `usage_totals`, one row per bucket, rather than
+ * every key's and model's row of it. The totals have the rollups' columns but `key_scope` and
+ * `model`, which are only filtered on when the rollups are read, hence the one type here.
+ */
+function rollupSource(overEveryKeyAndModel: boolean): 'usage_rollups' {
+  return (overEveryKeyAndModel ? 'usage_totals' : 'usage_rollups') as 'usage_rollups';
+}
+
+/**
  * Sums by key, model or UTC day from the per-day rollups: a few rows per key, model and day
- * however many calls they sum. `since` is rounded down and `until` up to whole UTC days, which is
+ * however many calls they sum (per day alone for the days of every key). `since` is rounded down and `until` up to whole UTC days, which is
  * all the daily rows can tell apart. Groups come in ascending order of their name.
  */
 export async function readUsage(db: Kysely<StorageDatabase>, codec: SqlValueCodec, query: UsageQuery): Promise<UsageGroup[]> {
   const group: RawBuilder<string> =
     query.groupBy === 'key' ? sql<string>`${sql.ref('key_scope')}` : query.groupBy === 'model' ? sql<string>`${sql.ref('model')}` : codec.utcDay('bucket_start');
   let select = db
-    .selectFrom('usage_rollups')
+    .selectFrom(rollupSource(query.groupBy === 'day' && query.keyId === undefined))
     .select([
       group.as('grouped'),
       summed('requests').as('requests'),
@@ -72,8 +81,8 @@ function stepFloor(step: SeriesQuery['step'], at: Date): Date {
 }
 
 /**
- * One metric per bucket of the step, summed over keys and models in SQL (so a chart reads one row
- * per bucket), filtered by key and model. Latency percentiles come from the summed histograms
+ * One metric per bucket of the step: from the per-bucket totals (a row per bucket), or summed in
+ * SQL over the rollups of the key and model asked for. Latency percentiles come from the summed histograms
  * (see `latencyPercentileMs`). Buckets without calls are left out.
  */
 export async function readSeries(db: Kysely<StorageDatabase>, codec: SqlValueCodec, query: SeriesQuery): Promise<SeriesPoint[]> {
@@ -86,7 +95,7 @@ export async function readSeries(db: Kysely<StorageDatabase>, codec: SqlValueCod
           ? [sql<string>`cast(sum(${sql.ref('cost_nano_usd')}) as text)`.as('m0')]
           : latencyBucketColumns.map((column, index) => summed(column).as(`m${index}`));
   let select = db
-    .selectFrom('usage_rollups')
+    .selectFrom(rollupSource(query.keyId === undefined && query.model === undefined))
     .select(['bucket_start', ...measured])
     .where('step', '=', query.step)
     .where('bucket_start', '>=', codec.writeTimestamp(stepFloor(query.step, query.since)))

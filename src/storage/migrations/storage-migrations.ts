@@ -1,9 +1,13 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import type { StorageDialect } from '../ports.js';
+import { clusteredRollupsMigration } from './clustered-rollups.js';
+import { dayReportIndexMigration } from './day-report-index.js';
 import { gatewaySettingsMigration } from './gateway-settings.js';
 import { initialSchemaMigration } from './initial-schema.js';
+import { ledgerKeyPagingMigration } from './ledger-key-paging.js';
 import { ledgerMediaBucketsMigration } from './ledger-media-buckets.js';
 import { moneyMigration } from './money.js';
+import { usageTotalsMigration } from './usage-totals.js';
 import { videoJobsMigration } from './video-jobs.js';
 
 /**
@@ -17,6 +21,10 @@ export function storageMigrations(dialect: StorageDialect): Record<string, Migra
     '0003_gateway_settings': gatewaySettingsMigration(),
     '0004_video_jobs': videoJobsMigration(dialect),
     '0005_money': moneyMigration(dialect),
+    '0006_ledger_key_paging': ledgerKeyPagingMigration(),
+    '0007_usage_totals': usageTotalsMigration(dialect),
+    '0008_clustered_rollups': clusteredRollupsMigration(dialect),
+    '0009_day_report_index': dayReportIndexMigration(dialect),
   };
 }
 

@@ -29,6 +29,11 @@ const rollupStatement =
   `VALUES (?, ?, ?, ?, ${summedRollupColumns.map(() => '?').join(', ')}) ` +
   `ON CONFLICT(step, bucket_start, key_scope, model) DO UPDATE SET ${summedRollupColumns.map((column) => `${column} = ${column} + excluded.${column}`).join(', ')}`;
 
+const totalStatement =
+  `INSERT INTO usage_totals (step, bucket_start, ${summedRollupColumns.join(', ')}) ` +
+  `VALUES (?, ?, ${summedRollupColumns.map(() => '?').join(', ')}) ` +
+  `ON CONFLICT(step, bucket_start) DO UPDATE SET ${summedRollupColumns.map((column) => `${column} = ${column} + excluded.${column}`).join(', ')}`;
+
 const readSpendStatement = 'SELECT period, cast(cost_nano_usd as text) AS cost FROM key_spend WHERE key_id = ? AND period IN (?, ?, ?)';
 
 /** Same columns, same order as the `?` placeholders bound in `insertRows`. */
@@ -115,6 +120,7 @@ export class SqliteUsageLedger implements UsageLedger {
     const statement = this.database.prepare<InsertParameters>(insertStatement);
     const addSpend = this.database.prepare<[string, string, bigint]>(spendStatement);
     const addRollup = this.database.prepare<unknown[]>(rollupStatement);
+    const addTotal = this.database.prepare<unknown[]>(totalStatement);
     // IMMEDIATE takes the write lock up front, so another process's writer makes this wait
     // (busy_timeout) instead of failing half-way; ON CONFLICT DO NOTHING keeps the first entry
     // for a request id, whether the repeat is already stored or earlier in the same batch. The
@@ -156,6 +162,9 @@ export class SqliteUsageLedger implements UsageLedger {
           ...rollup.latency,
           rollup.costNanoUsd,
         );
+      }
+      for (const total of increments.totals) {
+        addTotal.run(total.step, writeSqliteTimestamp(total.bucketStart), ...rollupCountColumns.map(([, field]) => total.counts[field]), ...total.latency, total.costNanoUsd);
       }
       return added.length;
     });
