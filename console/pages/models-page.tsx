@@ -20,16 +20,33 @@ interface PricingEntry {
   scheduled: unknown[];
 }
 
+/** One route's circuit breaker as this instance sees it (`GET /admin/routes`). */
+interface RouteHealth {
+  provider: string;
+  upstream_model: string;
+  state: 'closed' | 'open' | 'half_open';
+  consecutive_failures: number;
+  retry_at: string | null;
+}
+
 const modalities = ['text', 'image', 'video'] as const;
 
-/** Every model the gateway sells, by what it makes, with its prices: from `/v1/models` and `/v1/models/pricing`. */
+/**
+ * Every model the gateway sells, by what it makes, with its prices and its routes' health: from
+ * `/v1/models`, `/v1/models/pricing` and `/admin/routes`.
+ */
 export function ModelsPage() {
   const loaded = useLoad(async () => {
-    const [models, pricing] = await Promise.all([
+    const [models, pricing, routes] = await Promise.all([
       getJson<{ data: ModelEntry[] }>('/v1/models?output_modalities=text,image,video'),
       getJson<{ data: PricingEntry[] }>('/v1/models/pricing'),
+      getJson<{ data: { model: string; routes: RouteHealth[] }[] }>('/admin/routes'),
     ]);
-    return { models: models.data, pricing: new Map(pricing.data.map((entry) => [entry.model, entry])) };
+    return {
+      models: models.data,
+      pricing: new Map(pricing.data.map((entry) => [entry.model, entry])),
+      routes: new Map(routes.data.map((entry) => [entry.model, entry.routes])),
+    };
   }, []);
   return (
     <section>
@@ -41,7 +58,7 @@ export function ModelsPage() {
             <h2>{modality === 'text' ? 'Text models' : modality === 'image' ? 'Image models' : 'Video models'}</h2>
             {models.length === 0 ? <p class="hint">None configured.</p> : null}
             {models.map((model) => (
-              <ModelCard key={model.id} model={model} pricing={loaded.data?.pricing.get(model.id)} />
+              <ModelCard key={model.id} model={model} pricing={loaded.data?.pricing.get(model.id)} routes={loaded.data?.routes.get(model.id) ?? []} />
             ))}
           </div>
         );
@@ -50,7 +67,7 @@ export function ModelsPage() {
   );
 }
 
-function ModelCard(props: { model: ModelEntry; pricing: PricingEntry | undefined }) {
+function ModelCard(props: { model: ModelEntry; pricing: PricingEntry | undefined; routes: readonly RouteHealth[] }) {
   const pricing = props.pricing;
   const callable = pricing?.priced === true;
   return (
@@ -63,6 +80,7 @@ function ModelCard(props: { model: ModelEntry; pricing: PricingEntry | undefined
         {pricing?.effective_from === undefined ? '' : ` · prices from ${pricing.effective_from}`}
         {pricing !== undefined && pricing.scheduled.length > 0 ? ' · new prices scheduled' : ''}
       </p>
+      <RouteList routes={props.routes} />
       {pricing?.text === undefined ? null : (
         <dl class="prices">
           {Object.entries(pricing.text).map(([name, usd]) => (
@@ -118,5 +136,29 @@ function ModelCard(props: { model: ModelEntry; pricing: PricingEntry | undefined
         </table>
       )}
     </article>
+  );
+}
+
+const routeStates = { closed: ['active', 'healthy'], half_open: ['in_progress', 'on trial'], open: ['revoked', 'skipped'] } as const;
+
+/** The routes in the order they are tried, each with its circuit breaker: open means skipped until `retry_at`. */
+function RouteList(props: { routes: readonly RouteHealth[] }) {
+  if (props.routes.length === 0) return null;
+  return (
+    <ol class="routes" aria-label="Routes, in the order they are tried">
+      {props.routes.map((route) => {
+        const [badge, words] = routeStates[route.state];
+        return (
+          <li key={`${route.provider}/${route.upstream_model}`}>
+            <span class="id">
+              {route.provider} → {route.upstream_model}
+            </span>{' '}
+            <span class={`badge ${badge}`}>{words}</span>
+            {route.consecutive_failures > 0 ? <span class="hint"> · {route.consecutive_failures} failures in a row</span> : null}
+            {route.retry_at === null ? null : <span class="hint"> · tried again at {new Date(route.retry_at).toLocaleTimeString()}</span>}
+          </li>
+        );
+      })}
+    </ol>
   );
 }

@@ -205,6 +205,14 @@ describe.skipIf(!hasChromium)(title, () => {
     await eventually(async () => page.getByTestId('call-cost').textContent().catch(() => null), (text) => text === `Cost: ${shown(nano(entry?.cost_usd ?? 'x'))}`, 'chat cost');
   });
 
+  it('lists every model by modality with its prices and its routes, each healthy while its circuit breaker is closed', async () => {
+    await openPage('Models');
+    const card = page.locator('article.model', { hasText: 'sim-gpt' }).first();
+    await card.waitFor();
+    await expect(card.getByRole('list', { name: 'Routes, in the order they are tried' }).textContent()).resolves.toMatch(/→ .*healthy/);
+    await expect(page.getByRole('heading', { level: 2, name: 'Video models' }).isVisible()).resolves.toBe(true);
+  });
+
   it('logged no console errors and no CSP violations on any page', () => {
     // The browser reports the refused sign-in's 403 as an error of its own; nothing else may appear.
     const refusedSignIn = /status of 403 .*\/admin\/keys\?limit=1\)$/;
