@@ -1,3 +1,4 @@
+import type { CallDrain } from './call-drain.js';
 import type { LiveCatalog } from '../catalog/live-catalog.js';
 import type { GatewayConfig } from '../config/config-schema.js';
 import type { Logger } from '../logging/logger.js';
@@ -39,4 +40,6 @@ export interface GatewayServices {
   readonly metrics: GatewayMetrics;
   /** Whether this instance should receive traffic (`GET /ready`). */
   readonly readiness: Readiness;
+  /** The calls in flight, which a shutdown waits for and, after its grace, stops. */
+  readonly drain: CallDrain;
 }

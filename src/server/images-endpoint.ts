@@ -116,7 +116,7 @@ export async function handleImages(context: GatewayContext, services: GatewaySer
     const settings = {
       fallback: { attemptsPerRoute: routing.attempts_per_route, backoffMs: routing.backoff_ms },
       timeoutMs: routing.timeout_ms,
-      signal: clientAbortScope(context.env.outgoing),
+      signal: clientAbortScope(context.env.outgoing, services.drain),
       onFailure: (report: AttemptReport) => {
         services.metrics.observeUpstreamError(report.route.target.providerName, model.id, report.error.code);
         services.logger.warn({ requestId, provider: report.route.target.providerName, attempt: report.attempt, code: report.error.code }, 'upstream image attempt failed');

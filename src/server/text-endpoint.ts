@@ -11,6 +11,7 @@ import type { EndpointFamily } from '../keys/endpoint-family.js';
 import { entryTokens, meterCall, meterFailedCall, type MeteringFacts } from '../metering/meter-call.js';
 import { passthroughCall } from '../passthrough/passthrough-call.js';
 import { adapterFor } from '../providers/registry.js';
+import type { AbortScope } from '../call/abort-scope.js';
 import type { AttemptContext } from '../call/attempt-context.js';
 import type { CallOutcome } from '../call/call-outcome.js';
 import { resolveModel } from '../routing/resolve-model.js';
@@ -52,6 +53,7 @@ export async function handleTextRequest(
   const { catalog, routing } = services.catalog.current();
   let limits: CallLimits | undefined;
   let metered: MeteringFacts | undefined;
+  let clientSignal: AbortScope | undefined;
   try {
     const { key, forwarded, rawBody: received, rawBytes } = await readAuthorisedRequest(exchange.incoming, services, family, format.name);
     const callLimits = await services.limits.admit(key);
@@ -63,11 +65,12 @@ export async function handleTextRequest(
     if (callLimits.reserves) await callLimits.reserve(requestId, worstTextCostNanoUsd(priceAt(model.prices, startedAt), rawBody, requestedOutputCap(parsedBody)));
     metered = { requestId, key, model, route: undefined, family, rawBodyLength: rawBody.length, startedAt };
     const foreignBlobs = mayHoldForeignBlob(rawBody);
-    const clientSignal = clientAbortScope(exchange.outgoing);
+    const signal = clientAbortScope(exchange.outgoing, services.drain);
+    clientSignal = signal;
     const { outcome: committed, route: servedBy } = await runWithFallback(
       model.routes,
       { attemptsPerRoute: routing.attempts_per_route, backoffMs: routing.backoff_ms },
-      clientSignal,
+      signal,
       (route) => {
         const adapter = adapterFor(route.target);
         const text = adapter.text;
@@ -80,7 +83,7 @@ export async function handleTextRequest(
           text,
           route,
           timeoutMs: route.timeoutMs ?? routing.timeout_ms,
-          clientSignal,
+          clientSignal: signal,
           forwarded,
           encode: { requestId, model: request?.model ?? String(parsedBody.model), request: request ?? emptyRequest },
         };
@@ -100,7 +103,7 @@ export async function handleTextRequest(
     );
     const outcome = deliver === undefined ? committed : deliver(committed);
     if (outcome.contentType.startsWith('text/event-stream')) services.metrics.trackStream(family, outcome.completion);
-    const metering = meterCall(services.ledger, outcome, { ...metered, route: servedBy }).then(
+    const metering = services.ledger.awaiting(meterCall(services.ledger, outcome, { ...metered, route: servedBy })).then(
       (entry) => {
         callLimits.finish(entryTokens(entry));
         return entry;
@@ -121,7 +124,8 @@ export async function handleTextRequest(
     }
     return { status: 200, headers, body: outcome.body };
   } catch (error) {
-    const failure = toGatewayError(error);
+    // A call stopped by a shutdown says so, rather than what its cancelled upstream call threw.
+    const failure = toGatewayError(clientSignal?.reason ?? error);
     if (failure.status >= 500) {
       services.logger.warn({ requestId, code: failure.code, err: failure.cause }, failure.message);
     }
