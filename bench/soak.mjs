@@ -7,6 +7,7 @@
 // requests/s, then one line: SOAKJSON {...}. Criterion: trend within ±10 %, no error.
 //
 // usage: npm run build && DURATION=600 node bench/soak.mjs
+console.log(`gateway pid file: ${process.env.PID_FILE ?? '(none)'}`);
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -32,7 +33,10 @@ fs.writeFileSync(
     log: { level: 'info', format: 'json' },
   }),
 );
-const child = spawn(process.execPath, [path.join(root, 'bin/switchyard.js'), 'serve', '--config', configFile, '--port', '0'], { cwd: work, stdio: ['ignore', 'pipe', 'pipe'] });
+// GATEWAY_NODE_ARGS: extra node flags for the gateway, e.g. --heapsnapshot-signal=SIGUSR2 to look for a leak.
+const gatewayNodeArgs = (process.env.GATEWAY_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
+const child = spawn(process.execPath, [...gatewayNodeArgs, path.join(root, 'bin/switchyard.js'), 'serve', '--config', configFile, '--port', '0'], { cwd: work, stdio: ['ignore', 'pipe', 'pipe'] });
+if (process.env.PID_FILE) fs.writeFileSync(process.env.PID_FILE, String(child.pid));
 let log = '';
 child.stderr.on('data', (chunk) => (log += chunk));
 const base = await new Promise((resolve, reject) => {

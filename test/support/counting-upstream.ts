@@ -10,6 +10,8 @@ import { startSimulator, type SimulatorHandle } from '../../src/sim/index.js';
 export class CountingUpstream {
   /** Generation answers (text, images) delivered in full, by upstream path. */
   answered = 0;
+  /** Generation calls received (answered or not). */
+  received = 0;
   private simulator: SimulatorHandle | undefined;
   private server: Server | undefined;
   url = '';
@@ -19,6 +21,7 @@ export class CountingUpstream {
     this.simulator = simulator;
     const target = new URL(simulator.url);
     this.server = createServer((incoming, outgoing) => {
+      if (incoming.method === 'POST' && isGeneration(incoming.url ?? '')) this.received += 1;
       const relayed = request(
         { host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers: incoming.headers },
         (answer) => {
@@ -47,4 +50,13 @@ export class CountingUpstream {
 
 function isGeneration(path: string): boolean {
   return /\/(chat\/completions|responses|messages|images\/generations)$/.test(path) || path.includes(':streamGenerateContent') || path.includes(':generateContent');
+}
+
+/** Waits until `upstream` has received `count` generation calls in all. */
+export async function upstreamReceived(upstream: CountingUpstream, count: number, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (upstream.received < count) {
+    if (Date.now() > deadline) throw new Error(`the upstream received ${upstream.received} of ${count} calls`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }

@@ -27,7 +27,10 @@ export function serveForDrain(settings: DrainGatewaySettings): Promise<SpawnedGa
   const providers =
     settings.upstreamUrl === undefined
       ? base.providers
-      : Object.fromEntries(Object.entries(base.providers).map(([name, provider]) => [name, { ...provider, base_url: settings.upstreamUrl }]));
+      : Object.fromEntries(
+          // OpenAI's API root is under /v1; Anthropic's and Gemini's are the origin.
+          Object.entries(base.providers).map(([name, provider]) => [name, { ...provider, base_url: `${settings.upstreamUrl}${provider.type === 'openai' ? '/v1' : ''}` }]),
+        );
   const configFile = path.join(settings.workDirectory, `switchyard-${settings.name ?? 'gateway'}.json`);
   const config = {
     ...base,
