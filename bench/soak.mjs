@@ -2,9 +2,10 @@
 // Soak: one gateway (built dist/, zero-config simulator, SQLite in a temporary folder) under a
 // steady mixed load for DURATION seconds (default 600): chat non-streamed and streamed, image
 // generations, one video job a minute (polled to its end and downloaded). The gateway's RSS is
-// sampled every SAMPLE_S seconds (default 5). Prints the RSS after warm-up (WARMUP_S, default 60)
+// sampled every SAMPLE_S seconds (default 5). Prints the RSS after warm-up (WARMUP_S, default 120)
 // against the end (mean of the first and last minute after warm-up), the trend in %, errors and
-// requests/s, then one line: SOAKJSON {...}. Criterion: trend within ±10 %, no error.
+// requests/s, then one line: SOAKJSON {...}. The trend is the change along a least-squares line
+// through the samples after warm-up. Criterion: trend within ±10 %, no error.
 //
 // usage: npm run build && DURATION=600 node bench/soak.mjs
 console.log(`gateway pid file: ${process.env.PID_FILE ?? '(none)'}`);
@@ -17,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const durationS = Number(process.env.DURATION ?? 600);
-const warmupS = Number(process.env.WARMUP_S ?? Math.min(60, durationS / 5));
+const warmupS = Number(process.env.WARMUP_S ?? Math.min(120, durationS / 5));
 const sampleS = Number(process.env.SAMPLE_S ?? 5);
 const workers = { chat: Number(process.env.CHAT_WORKERS ?? 8), stream: Number(process.env.STREAM_WORKERS ?? 8), images: Number(process.env.IMAGE_WORKERS ?? 1) };
 
@@ -155,11 +156,26 @@ const after = samples.filter((sample) => sample.t >= warmupS);
 const window = Math.max(1, Math.round(60 / sampleS));
 const early = mean(after.slice(0, window).map((sample) => sample.rssMb));
 const late = mean(after.slice(-window).map((sample) => sample.rssMb));
-const trendPercent = ((late - early) / early) * 100;
+// The trend is a least-squares line through every sample after warm-up: RSS swings by tens of MB
+// between collections, so two windows alone say more about where a collection fell than a leak.
+const meanT = mean(after.map((sample) => sample.t));
+const meanRss = mean(after.map((sample) => sample.rssMb));
+const slope =
+  after.reduce((sum, sample) => sum + (sample.t - meanT) * (sample.rssMb - meanRss), 0) / Math.max(1e-9, after.reduce((sum, sample) => sum + (sample.t - meanT) ** 2, 0));
+const fittedStart = meanRss + slope * ((after[0]?.t ?? 0) - meanT);
+const fittedEnd = meanRss + slope * ((after.at(-1)?.t ?? 0) - meanT);
+const trendPercent = ((fittedEnd - fittedStart) / fittedStart) * 100;
 const result = {
   duration_s: Math.round(elapsedS),
   warmup_s: warmupS,
-  rss_mb: { after_warmup: Number(early.toFixed(1)), end: Number(late.toFixed(1)), peak: Number(Math.max(...samples.map((s) => s.rssMb)).toFixed(1)), trend_percent: Number(trendPercent.toFixed(1)) },
+  rss_mb: {
+    after_warmup: Number(early.toFixed(1)),
+    end: Number(late.toFixed(1)),
+    peak: Number(Math.max(...samples.map((sample) => sample.rssMb)).toFixed(1)),
+    fitted_start: Number(fittedStart.toFixed(1)),
+    fitted_end: Number(fittedEnd.toFixed(1)),
+    trend_percent: Number(trendPercent.toFixed(1)),
+  },
   requests_per_s: Number((counts.requests / elapsedS).toFixed(1)),
   calls: { chat: counts.chat, chat_stream: counts.stream, images: counts.images, videos: counts.videos },
   errors: errors.length,
@@ -169,6 +185,6 @@ const result = {
   samples: samples.map((sample) => [Math.round(sample.t), Number(sample.rssMb.toFixed(1))]),
   flat: Math.abs(trendPercent) <= 10 && errors.length === 0,
 };
-console.log(`soak ${result.duration_s} s: RSS ${result.rss_mb.after_warmup} MB after warm-up → ${result.rss_mb.end} MB at the end (${result.rss_mb.trend_percent} %), peak ${result.rss_mb.peak} MB; ${result.requests_per_s} requests/s; ${result.errors} errors; ${result.flat ? 'flat' : 'NOT FLAT or errors'}`);
+console.log(`soak ${result.duration_s} s: RSS ${result.rss_mb.after_warmup} MB in the first minute after warm-up → ${result.rss_mb.end} MB in the last (trend ${result.rss_mb.trend_percent} %), peak ${result.rss_mb.peak} MB; ${result.requests_per_s} requests/s; ${result.errors} errors; ${result.flat ? 'flat' : 'NOT FLAT or errors'}`);
 console.log(`SOAKJSON ${JSON.stringify(result)}`);
 process.exitCode = result.flat ? 0 : 1;
