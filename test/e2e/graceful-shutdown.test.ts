@@ -135,6 +135,11 @@ describe('SIGTERM with streams in flight', () => {
     const chats = Array.from({ length: 3 }, () => chatStream(openai, prompt));
     const responses = Array.from({ length: 3 }, () => responsesStream(openai, prompt));
     const messages = Array.from({ length: 3 }, () => messagesStream(anthropic, prompt));
+    // A whole answer still awaited from the upstream when the grace is over: a 503 in the client's shape.
+    const unanswered = openai.chat.completions.create({ model: 'sim-gpt', messages: [{ role: 'user', content: 'take your time [delay:8000]' }] }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     await streamsInFlight(gateway.url, 9);
     const signalledAt = Date.now();
     gateway.process.kill('SIGTERM');
@@ -152,15 +157,21 @@ describe('SIGTERM with streams in flight', () => {
       expect(answer.types).not.toContain('message_stop');
       expect(answer.error).toMatch(/shutting down/);
     }
+    const refused = await unanswered;
+    expect(refused).toBeInstanceOf(OpenAI.APIError);
+    expect((refused as InstanceType<typeof OpenAI.APIError>).status).toBe(503);
+    expect((refused as InstanceType<typeof OpenAI.APIError>).message).toMatch(/shutting down/);
     const cutAfterMs = Date.now() - signalledAt;
     expect(cutAfterMs).toBeGreaterThanOrEqual(1_900);
     const exit = await exitOf(gateway, signalledAt);
     expect(exit.code).toBe(0);
     expect(exit.afterMs).toBeLessThan(2_000 + 4_000);
     const entries = await ledgerEntries(databaseUrl);
-    expect(entries).toHaveLength(9);
-    expect(new Set(entries.map((entry) => entry.requestId)).size).toBe(9);
-    expect(entries.map((entry) => entry.endpoint).sort()).toEqual(['chat', 'chat', 'chat', 'messages', 'messages', 'messages', 'responses', 'responses', 'responses']);
+    expect(entries).toHaveLength(10);
+    expect(new Set(entries.map((entry) => entry.requestId)).size).toBe(10);
+    expect(entries.map((entry) => entry.endpoint).sort()).toEqual(['chat', 'chat', 'chat', 'chat', 'messages', 'messages', 'messages', 'responses', 'responses', 'responses']);
+    // The unanswered call is on the record with the status its client got, and charged nothing.
+    expect(entries.filter((entry) => entry.status === 503).map((entry) => entry.costNanoUsd)).toEqual([0n]);
   });
 
   it('exits at once on a second signal', async () => {
