@@ -101,6 +101,7 @@ describe('SIGTERM with streams in flight', () => {
     await streamsInFlight(gateway.url, 21);
     const signalledAt = Date.now();
     gateway.process.kill('SIGTERM');
+    const exited = exitOf(gateway, signalledAt);
     await sleep(300);
     busy.ready();
     expect(await acceptsConnections(gateway.url)).toBe(false);
@@ -116,7 +117,7 @@ describe('SIGTERM with streams in flight', () => {
     expect(readyAnswer).toMatch(/^HTTP\/1\.1 503/);
     expect(readyAnswer).toMatch(/connection: close/i);
     expect(readyAnswer).toMatch(/shutting down/);
-    const exit = await exitOf(gateway, signalledAt);
+    const exit = await exited;
     expect(exit.code).toBe(0);
     // The streams took about 2 s; the process then exits by itself.
     expect(exit.afterMs).toBeLessThan(6_000);
@@ -143,6 +144,7 @@ describe('SIGTERM with streams in flight', () => {
     await streamsInFlight(gateway.url, 9);
     const signalledAt = Date.now();
     gateway.process.kill('SIGTERM');
+    const exited = exitOf(gateway, signalledAt);
     for (const chat of await Promise.all(chats)) {
       expect(chat.text.length).toBeGreaterThan(0);
       expect(chat.error).toMatch(/shutting down/);
@@ -163,7 +165,7 @@ describe('SIGTERM with streams in flight', () => {
     expect((refused as InstanceType<typeof OpenAI.APIError>).message).toMatch(/shutting down/);
     const cutAfterMs = Date.now() - signalledAt;
     expect(cutAfterMs).toBeGreaterThanOrEqual(1_900);
-    const exit = await exitOf(gateway, signalledAt);
+    const exit = await exited;
     expect(exit.code).toBe(0);
     expect(exit.afterMs).toBeLessThan(2_000 + 4_000);
     const entries = await ledgerEntries(databaseUrl);

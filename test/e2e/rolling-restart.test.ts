@@ -49,11 +49,12 @@ describe.skipIf(adminUrl === undefined)('a rolling restart under load', () => {
       await upstreamReceived(upstream, 200);
       const signalledAt = Date.now();
       leaving.process.kill('SIGTERM');
+      const exited = exitOf(leaving, signalledAt);
       const outcomes = await Promise.all(calls);
       // The staying instance serves a call started after the other one left.
       const after = await streamCall(staying.url, 'chat', 'sim-gpt', 'still there?');
       expect(after.ending).toBe('complete');
-      const exit = await exitOf(leaving, signalledAt);
+      const exit = await exited;
       expect(exit.code).toBe(0);
       expect(exit.afterMs).toBeLessThan(1_000 + 5_000);
 

@@ -59,7 +59,10 @@ export async function ledgerEntries(databaseUrl: string): Promise<LedgerEntry[]>
   }
 }
 
-/** Resolves to the exit code and how long after `since` the process exited. */
+/**
+ * Resolves to the exit code and how long after `since` the process exited. Call it when the signal
+ * is sent: for a process that has already exited it can only measure up to now.
+ */
 export function exitOf(gateway: SpawnedGateway, since: number): Promise<{ code: number | null; signal: NodeJS.Signals | null; afterMs: number }> {
   const child = gateway.process;
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve({ code: child.exitCode, signal: child.signalCode, afterMs: Date.now() - since });
