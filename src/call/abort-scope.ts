@@ -5,16 +5,26 @@
  */
 export class AbortScope {
   private isAborted = false;
+  private abortReason: Error | undefined;
   private listeners: (() => void)[] = [];
 
   get aborted(): boolean {
     return this.isAborted;
   }
 
+  /**
+   * Why the call was stopped, when whoever stopped it said so (a gateway shutting down); undefined
+   * when the client went away. What a stream reports in-band then is this, not a transport error.
+   */
+  get reason(): Error | undefined {
+    return this.abortReason;
+  }
+
   /** Aborts once; later calls do nothing. */
-  abort(): void {
+  abort(reason?: Error): void {
     if (this.isAborted) return;
     this.isAborted = true;
+    this.abortReason = reason;
     const listeners = this.listeners;
     this.listeners = [];
     for (const listener of listeners) listener();
@@ -36,7 +46,7 @@ export class AbortScope {
   /** A scope aborted with this one, which can also be aborted on its own (one upstream attempt). */
   child(): AbortScope {
     const child = new AbortScope();
-    child.onAbort(this.onAbort(() => child.abort()));
+    child.onAbort(this.onAbort(() => child.abort(this.abortReason)));
     return child;
   }
 }

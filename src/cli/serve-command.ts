@@ -14,7 +14,9 @@ export interface ConfigSource {
 }
 
 /**
- * Runs the gateway until SIGINT or SIGTERM, then drains: open streams end, the ledger is written.
+ * Runs the gateway until SIGINT or SIGTERM, then drains: `/ready` answers 503, calls and streams
+ * in flight get `server.shutdown_grace_seconds` to end, the ledger is written; a second signal
+ * exits at once.
  * SIGHUP, and a change to the config file when `server.watch_config` is on, reload providers,
  * models, prices and routing without dropping a call.
  * On a terminal (unless `log.format` says otherwise) it prints a readable start line and logs one
@@ -42,13 +44,21 @@ export async function runServeCommand(config: GatewayConfig, stdoutIsTerminal: b
         })
       : undefined;
   if (readable) console.log(startLine(await summarizeStart(gateway)));
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    process.once('SIGINT', () => resolve('SIGINT'));
+    process.once('SIGTERM', () => resolve('SIGTERM'));
   });
+  // A second signal means "now": the operator does not want to wait for the grace.
+  const exitNow = (second: NodeJS.Signals): void => {
+    gateway.services.logger.warn({ signal: second }, 'second signal: exiting without waiting for calls in flight');
+    process.exit(128 + (second === 'SIGINT' ? 2 : 15));
+  };
+  process.once('SIGINT', exitNow);
+  process.once('SIGTERM', exitNow);
   process.off('SIGHUP', onHangup);
   watch?.close();
-  gateway.services.logger.info('shutting down');
+  gateway.services.logger.info({ signal, graceSeconds: config.server.shutdown_grace_seconds }, 'shutting down: draining calls in flight');
   await gateway.close();
+  gateway.services.logger.info('stopped');
   return 0;
 }

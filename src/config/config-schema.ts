@@ -181,9 +181,11 @@ export const configSchema = z
         /** The gateway's address as clients reach it (behind a proxy); URLs it hands out start with it. */
         public_url: publicUrlSchema.optional(),
         ...clientLimitsShape,
+        /** On SIGTERM/SIGINT, how long calls and streams in flight may run to their end before they are stopped. */
+        shutdown_grace_seconds: numeric(z.number().min(0).max(3600)).default(30),
       })
       .strict()
-      .default({ host: '127.0.0.1', port: 8787, body_limit_bytes: 32 * 1024 * 1024, discovery_requires_key: false, open_access: 'auto', watch_config: false, ...clientLimitDefaults }),
+      .default({ host: '127.0.0.1', port: 8787, body_limit_bytes: 32 * 1024 * 1024, discovery_requires_key: false, open_access: 'auto', watch_config: false, shutdown_grace_seconds: 30, ...clientLimitDefaults }),
     database: databaseSchema,
     redis: redisSchema.optional(),
     content: contentSchema,

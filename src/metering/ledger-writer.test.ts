@@ -57,4 +57,34 @@ describe('LedgerWriter listeners', () => {
     expect(stored.map((entry) => entry.requestId)).toEqual(['req_1']);
     expect(log.text()).toContain('a ledger listener failed');
   });
+
+  it('waits at close for an entry still on its way, then writes it', async () => {
+    const { ledger, stored } = memoryLedger();
+    const writer = new LedgerWriter(ledger, logSink().logger, 10_000);
+    let finish: () => void = () => {};
+    // A stream cut at shutdown records its entry only once it has unwound.
+    void writer.awaiting(
+      new Promise<void>((resolve) => {
+        finish = () => {
+          writer.record(ledgerEntry({ requestId: 'req_late' }));
+          resolve();
+        };
+      }),
+    );
+    const closing = writer.close();
+    setTimeout(() => finish(), 30);
+    await closing;
+    expect(stored.map((entry) => entry.requestId)).toEqual(['req_late']);
+  });
+
+  it('gives up waiting at close after its settle time, and still writes what is queued', async () => {
+    const { ledger, stored } = memoryLedger();
+    const { logger, text } = logSink();
+    const writer = new LedgerWriter(ledger, logger, 10_000);
+    writer.record(ledgerEntry({ requestId: 'req_queued' }));
+    void writer.awaiting(new Promise(() => {}));
+    await writer.close(20);
+    expect(stored.map((entry) => entry.requestId)).toEqual(['req_queued']);
+    expect(text()).toContain('unsettled');
+  });
 });

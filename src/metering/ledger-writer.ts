@@ -2,14 +2,17 @@ import type { Logger } from '../logging/logger.js';
 import type { LedgerEntry, UsageLedger } from '../storage/ports.js';
 
 /**
- * Writes ledger entries off the request path: entries are queued and appended in small batches,
- * and `close()` writes everything still queued, so a shutdown loses nothing. A failed write is
- * retried on the next flush rather than dropped.
+ * Writes ledger entries off the request path: entries are queued and appended in small batches
+ * (every `delayMs`, 50 ms by default: what a `kill -9` can lose), and `close()` waits for the
+ * entries still being worked out, then writes everything queued, so a shutdown loses nothing. A
+ * failed write is retried on the next flush rather than dropped.
  */
 export class LedgerWriter {
   private queue: LedgerEntry[] = [];
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
+  /** Entries on their way: a stream's is recorded once its last byte has gone or it was cut. */
+  private readonly pending = new Set<Promise<unknown>>();
 
   constructor(
     private readonly ledger: UsageLedger,
@@ -24,6 +27,16 @@ export class LedgerWriter {
     this.listeners.push(listener);
   }
 
+  /** Notes an entry on its way (resolved once recorded), which `close()` waits for; returns it. */
+  awaiting<T>(entry: Promise<T>): Promise<T> {
+    this.pending.add(entry);
+    const settled = (): void => {
+      this.pending.delete(entry);
+    };
+    entry.then(settled, settled);
+    return entry;
+  }
+
   record(entry: LedgerEntry): void {
     for (const listener of this.listeners) {
       try {
@@ -34,7 +47,11 @@ export class LedgerWriter {
       }
     }
     this.queue.push(entry);
-    this.timer ??= setTimeout(() => void this.flush(), this.delayMs);
+    if (this.timer === undefined) {
+      this.timer = setTimeout(() => void this.flush(), this.delayMs);
+      // A pending flush never holds a process open: close() writes what is queued.
+      this.timer.unref();
+    }
   }
 
   /** Appends everything queued so far; resolves when it is stored. */
@@ -45,7 +62,20 @@ export class LedgerWriter {
     return this.flushing;
   }
 
-  async close(): Promise<void> {
+  /**
+   * Waits (at most `settleMs`) for the entries on their way — calls cut by the shutdown record
+   * theirs as they unwind — then writes everything queued.
+   */
+  async close(settleMs = 5_000): Promise<void> {
+    if (this.pending.size > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      const givenUp = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, settleMs);
+      });
+      await Promise.race([Promise.allSettled([...this.pending]), givenUp]);
+      clearTimeout(timer);
+      if (this.pending.size > 0) this.logger.warn({ entries: this.pending.size }, 'ledger entries still unsettled at shutdown');
+    }
     await this.flush();
   }
 
@@ -59,7 +89,10 @@ export class LedgerWriter {
       // Appends are idempotent on request id, so retrying the whole batch cannot count twice.
       this.queue.unshift(...batch);
       this.logger.error({ err: error, entries: batch.length }, 'ledger write failed; will retry');
-      this.timer ??= setTimeout(() => void this.flush(), 1_000);
+      if (this.timer === undefined) {
+        this.timer = setTimeout(() => void this.flush(), 1_000);
+        this.timer.unref();
+      }
     }
   }
 }

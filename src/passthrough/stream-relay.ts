@@ -1,4 +1,4 @@
-import { GatewayError } from '../errors/gateway-error.js';
+import { GatewayError, toGatewayError } from '../errors/gateway-error.js';
 import type { UsageTap } from '../formats/client-format.js';
 import type { AttemptContext } from '../call/attempt-context.js';
 import type { ChunkStream } from '../call/commit-stream.js';
@@ -47,7 +47,9 @@ export async function* relayStream(
     if (rest !== undefined) yield rest;
   } catch (error) {
     if (!sentAnything) throw error;
-    failure = upstreamTransportError(error);
+    // Stopped by a shutdown: the client learns that, not that its upstream call broke.
+    const reason = context.clientSignal.reason;
+    failure = reason === undefined ? upstreamTransportError(error) : toGatewayError(reason);
   }
   if (tap.ended()) return;
   failure ??= new GatewayError('upstream_invalid_response', 'The upstream ended the stream before it was complete.');

@@ -32,7 +32,7 @@ export async function handleCountTokens(context: GatewayContext, services: Gatew
     const counting = adapter.tokenCounting;
     const inputTokens =
       counting?.nativeFormat === 'messages'
-        ? await countUpstream({ adapter, counting, route, rawBody, forwarded, signal: clientAbortScope(context.env.outgoing), timeoutMs: routing.timeout_ms }).catch(
+        ? await countUpstream({ adapter, counting, route, rawBody, forwarded, signal: clientAbortScope(context.env.outgoing, services.drain), timeoutMs: routing.timeout_ms }).catch(
             (error: unknown) => {
               // An unreachable or overloaded upstream is no reason to fail a count; a refusal is.
               if (!toGatewayError(error).retryable) throw error;

@@ -1,3 +1,4 @@
+import type { CallDrain } from './call-drain.js';
 import type { LiveCatalog } from '../catalog/live-catalog.js';
 import type { GatewayConfig } from '../config/config-schema.js';
 import type { Logger } from '../logging/logger.js';
@@ -48,4 +49,6 @@ export interface GatewayServices {
   readonly readiness: Readiness;
   /** Each route's circuit breaker, in this process (`GET /admin/routes`, `switchyard_route_circuit_state`). */
   readonly circuitBreakers: CircuitBreakers;
+  /** The calls in flight, which a shutdown waits for and, after its grace, stops. */
+  readonly drain: CallDrain;
 }

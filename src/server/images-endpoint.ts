@@ -1,3 +1,4 @@
+import type { AbortScope } from '../call/abort-scope.js';
 import type { CatalogModel, ModelCatalog } from '../catalog/model-catalog.js';
 import { formatNanoUsd } from '../catalog/pricing/decimal-usd.js';
 import { priceAt } from '../catalog/pricing/price-schedule.js';
@@ -95,6 +96,7 @@ export async function handleImages(context: GatewayContext, services: GatewaySer
   const startedAt = Date.now();
   let metered: { key: ApiKeyRecord | undefined; model: CatalogModel } | undefined;
   let limits: CallLimits | undefined;
+  let signal: AbortScope | undefined;
   try {
     const key = await services.authenticator.authenticate(nodeRequestHeaders(context.env.incoming));
     assertEndpointAllowed(key, 'images');
@@ -114,10 +116,11 @@ export async function handleImages(context: GatewayContext, services: GatewaySer
     const tierAsked = { ...(request.quality === undefined ? {} : { quality: request.quality }), ...(request.size === undefined ? {} : { size: request.size }) };
     await callLimits.reserve(requestId, worstImageCostNanoUsd(priceAt(model.prices, new Date(startedAt)), tierAsked, request.n ?? 1, Buffer.byteLength(request.prompt)));
     metered = { key, model };
+    signal = clientAbortScope(context.env.outgoing, services.drain);
     const settings = {
       fallback: fallbackPolicy(routing, services.circuitBreakers),
       timeoutMs: routing.timeout_ms,
-      signal: clientAbortScope(context.env.outgoing),
+      signal,
       caps: services.upstreamCaps,
       onFailure: (report: AttemptReport) => {
         services.metrics.observeUpstreamError(report.route.target.providerName, model.id, report.error.code);
@@ -148,7 +151,8 @@ export async function handleImages(context: GatewayContext, services: GatewaySer
       ...callLimits.headers(undefined),
     });
   } catch (error) {
-    const failure = toGatewayError(error);
+    // A call stopped by a shutdown says so, rather than what its cancelled upstream call threw.
+    const failure = toGatewayError(signal?.reason ?? error);
     // A call that got as far as an upstream is recorded, at 0: nothing was delivered.
     if (metered !== undefined) meterImageCall(services.ledger, { requestId, ...metered, route: undefined, status: failure.status, images: 0, usage: undefined, costNanoUsd: 0n, startedAt });
     limits?.finish(0, metered !== undefined);

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AbortScope } from '../call/abort-scope.js';
+import type { CallDrain } from './call-drain.js';
 
 /** What the gateway reads from request headers; Web `Headers` fits it too. */
 export interface HeaderSource {
@@ -21,10 +22,15 @@ export function nodeRequestHeaders(incoming: IncomingMessage): HeaderSource {
   };
 }
 
-/** Aborted when the client goes away before its answer has been sent in full. */
-export function clientAbortScope(outgoing: ServerResponse): AbortScope {
+/**
+ * Aborted when the client goes away before its answer has been sent in full, or when a shutdown's
+ * grace runs out while the call is still running (`drain`, with a reason).
+ */
+export function clientAbortScope(outgoing: ServerResponse, drain: CallDrain): AbortScope {
   const scope = new AbortScope();
+  drain.track(scope);
   outgoing.once('close', () => {
+    drain.untrack(scope);
     if (!outgoing.writableFinished) scope.abort();
   });
   return scope;

@@ -44,7 +44,11 @@ export function createRequestListener(services: GatewayServices): Listener {
     const route: TextRoute = { family: endpoint.family, format, prepare: endpoint.prepare?.(services) };
     for (const path of textEndpointPaths(endpoint)) textRoutes.set(path, route);
   }
+  const drain = services.drain;
   return (incoming, outgoing) => {
+    // During a shutdown every answer closes its connection, so the client's next call opens a new
+    // one (to another instance) instead of landing here.
+    if (drain.draining) outgoing.shouldKeepAlive = false;
     const path = pathOf(incoming.url);
     const route = incoming.method === 'POST' ? textRoutes.get(path) : undefined;
     if (route === undefined) {

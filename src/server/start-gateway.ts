@@ -27,6 +27,8 @@ import { chargingVideoJobStore } from '../media/videos/charging-video-job-store.
 import { closeUpstreamPools } from '../upstream/upstream-client.js';
 import { Authenticator, type OpenAccessMode } from './authenticate.js';
 import type { GatewayServices } from './gateway-services.js';
+import { CallDrain } from './call-drain.js';
+import { drainServer } from './drain-server.js';
 import { createRequestListener } from './request-listener.js';
 
 export interface RunningGateway {
@@ -39,7 +41,12 @@ export interface RunningGateway {
    * (address, database, server settings) is ignored: it needs a restart.
    */
   applyConfig(next: GatewayConfig): Promise<CatalogSnapshot>;
-  close(): Promise<void>;
+  /**
+   * Drains and stops: `/ready` answers 503 at once, no new connection is taken, calls in flight
+   * get `graceSeconds` (default `server.shutdown_grace_seconds`) to end before they are stopped
+   * with their format's error event, then the ledger and every store are flushed and closed.
+   */
+  close(graceSeconds?: number): Promise<void>;
 }
 
 export interface StartOptions {
@@ -91,6 +98,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   };
   ledger.onRecord(charged);
   const gatewayStorage = withVideoJobs(storage, chargingVideoJobStore(storage.videoJobs, charged));
+  const drain = new CallDrain();
   const readiness = new Readiness(() => storage.ping(), undefined, keyLimits.pingRedis);
   const contentStore = await openContentStore(config.content);
   const signer = new ContentUrlSigner(await contentUrlSecret(config.content.url_secret, storage.settings));
@@ -122,6 +130,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     metrics,
     readiness,
     circuitBreakers,
+    drain,
   };
   const server = await listen(createServer(clientLimits(config), createRequestListener(services)), config.server.host, config.server.port);
   server.keepAliveTimeout = config.server.keep_alive_timeout_ms;
@@ -146,14 +155,13 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
       logger.level = next.log.level;
       return snapshot;
     },
-    async close() {
+    async close(graceSeconds = config.server.shutdown_grace_seconds) {
       // First: a load balancer asking /ready stops sending traffic while the rest winds down.
       readiness.beginShutdown();
-      await Promise.all([videoWorker.stop(), sweeper.stop()]);
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      const graceMs = graceSeconds * 1000;
+      // Video steps end (or have their leases released) within the same grace as the calls.
+      await Promise.all([drainServer(server, drain, graceMs, logger), videoWorker.stop(graceMs), sweeper.stop()]);
+      // Calls cut at the very end record their entries as they unwind; the writer waits for them.
       await Promise.all([ledger.close(), keyUses.close()]);
       // After the ledger: its last entries settle their reservations on the way out.
       await keyLimits.close();

@@ -11,6 +11,7 @@ import type { EndpointFamily } from '../keys/endpoint-family.js';
 import { entryTokens, meterCall, meterFailedCall, type MeteringFacts } from '../metering/meter-call.js';
 import { passthroughCall } from '../passthrough/passthrough-call.js';
 import { adapterFor } from '../providers/registry.js';
+import type { AbortScope } from '../call/abort-scope.js';
 import type { AttemptContext } from '../call/attempt-context.js';
 import type { CallOutcome } from '../call/call-outcome.js';
 import { resolveModel } from '../routing/resolve-model.js';
@@ -54,6 +55,7 @@ export async function handleTextRequest(
   const { catalog, routing } = services.catalog.current();
   let limits: CallLimits | undefined;
   let metered: MeteringFacts | undefined;
+  let clientSignal: AbortScope | undefined;
   try {
     const { key, forwarded, rawBody: received, rawBytes } = await readAuthorisedRequest(exchange.incoming, services, family, format.name);
     // Awaited only when there is something to wait for: an await costs the hot path a turn.
@@ -68,11 +70,12 @@ export async function handleTextRequest(
     if (reserving !== undefined) await reserving;
     metered = { requestId, key, model, route: undefined, family, rawBodyLength: rawBody.length, startedAt };
     const foreignBlobs = mayHoldForeignBlob(rawBody);
-    const clientSignal = clientAbortScope(exchange.outgoing);
+    const signal = clientAbortScope(exchange.outgoing, services.drain);
+    clientSignal = signal;
     const { outcome: committed, route: servedBy } = await runWithFallback(
       model.routes,
       fallbackPolicy(routing, services.circuitBreakers),
-      clientSignal,
+      signal,
       (route) => {
         const adapter = adapterFor(route.target);
         const text = adapter.text;
@@ -87,7 +90,7 @@ export async function handleTextRequest(
           timeoutMs: route.timeoutMs ?? routing.timeout_ms,
           idleTimeoutMs: routing.idle_timeout_ms ?? route.timeoutMs ?? routing.timeout_ms,
           maxAnswerBytes: routing.max_answer_bytes,
-          clientSignal,
+          clientSignal: signal,
           forwarded,
           encode: { requestId, model: request?.model ?? String(parsedBody.model), request: request ?? emptyRequest },
         };
@@ -112,7 +115,7 @@ export async function handleTextRequest(
     );
     const outcome = deliver === undefined ? committed : deliver(committed);
     if (outcome.contentType.startsWith('text/event-stream')) services.metrics.trackStream(family, outcome.completion);
-    const metering = meterCall(services.ledger, outcome, { ...metered, route: servedBy }).then(
+    const metering = services.ledger.awaiting(meterCall(services.ledger, outcome, { ...metered, route: servedBy })).then(
       (entry) => {
         callLimits.finish(entryTokens(entry));
         return entry;
@@ -133,7 +136,8 @@ export async function handleTextRequest(
     }
     return { status: 200, headers, body: outcome.body };
   } catch (error) {
-    const failure = toGatewayError(error);
+    // A call stopped by a shutdown says so, rather than what its cancelled upstream call threw.
+    const failure = toGatewayError(clientSignal?.reason ?? error);
     if (failure.status >= 500) {
       services.logger.warn({ requestId, code: failure.code, err: failure.cause }, failure.message);
     }

@@ -123,7 +123,9 @@ async function* translateStream(
     if (text.length > 0) yield textEncoder.encode(text);
   } catch (thrown) {
     if (!state.committed) throw thrown;
-    const error = thrown instanceof GatewayError ? thrown : upstreamTransportError(thrown);
+    // Stopped by a shutdown: the client learns that, not that its upstream call broke.
+    const reason = context.clientSignal.reason;
+    const error = reason ?? (thrown instanceof GatewayError ? thrown : upstreamTransportError(thrown));
     yield textEncoder.encode(context.format.encodeStreamError(toGatewayError(error), context.encode.requestId));
   }
 }

@@ -45,7 +45,8 @@ describe('serve in readable form', () => {
   it('logs one readable line per record, no JSON', async () => {
     expect(await gateway.stop()).toBe(0);
     const lines = gateway.stdout().trimEnd().split('\n');
-    expect(lines.at(-1)).toMatch(/^\d\d:\d\d:\d\d\.\d{3} INFO  shutting down$/);
+    expect(lines.at(-2)).toMatch(/^\d\d:\d\d:\d\d\.\d{3} INFO  shutting down: draining calls in flight\b/);
+    expect(lines.at(-1)).toMatch(/^\d\d:\d\d:\d\d\.\d{3} INFO  stopped$/);
     expect(lines.some((line) => line.startsWith('{'))).toBe(false);
   });
 });

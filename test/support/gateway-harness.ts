@@ -16,7 +16,8 @@ export async function startTestGateway(rawConfig: Record<string, unknown>): Prom
   const config: GatewayConfig = configSchema.parse({
     database: { url: 'sqlite::memory:' },
     ...rawConfig,
-    server: { port: 0, ...(rawConfig.server as object | undefined) },
+    // A test's close() should not wait 30 s for a stream it left hanging.
+    server: { port: 0, shutdown_grace_seconds: 1, ...(rawConfig.server as object | undefined) },
     routing: { backoff_ms: 10, ...(rawConfig.routing as object | undefined) },
     log: { level: 'debug' },
   });

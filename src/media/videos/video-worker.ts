@@ -8,7 +8,8 @@ import { workVideoJob } from './work-video-job.js';
  * `concurrency` of them at once, and releases each when its step is done.
  */
 export class VideoWorker {
-  private readonly active = new Set<Promise<void>>();
+  /** Steps in flight, by the id of the job each holds. */
+  private readonly active = new Map<Promise<void>, string>();
   private timer: NodeJS.Timeout | undefined;
   private claiming = false;
   private stopped = false;
@@ -32,11 +33,30 @@ export class VideoWorker {
     void this.claim();
   }
 
-  /** Stops claiming and waits for the steps in flight, which release their jobs as they end. */
-  async stop(): Promise<void> {
+  /**
+   * Stops claiming and waits for the steps in flight, which release their jobs as they end. Steps
+   * still running after `waitMs` (a long download) have their leases released here, so another
+   * instance takes those jobs at once instead of after the lease runs out; the step's own later
+   * writes are then refused, as its lease is gone.
+   */
+  async stop(waitMs = Number.POSITIVE_INFINITY): Promise<void> {
     this.stopped = true;
     clearInterval(this.timer);
-    await Promise.allSettled([...this.active]);
+    let timer: NodeJS.Timeout | undefined;
+    const waited = Number.isFinite(waitMs) ? new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs))) : new Promise<void>(() => {});
+    await Promise.race([Promise.allSettled([...this.active.keys()]), waited]);
+    clearTimeout(timer);
+    const held = [...this.active.values()];
+    await Promise.all(held.map((jobId) => this.release(jobId)));
+  }
+
+  private async release(jobId: string): Promise<void> {
+    try {
+      await this.context.store.updateLeased(jobId, this.context.owner, { leaseExpiresAt: null });
+      this.context.logger.info({ jobId }, 'video job lease released at shutdown');
+    } catch (error) {
+      this.context.logger.warn({ jobId, err: error }, 'releasing a video job lease at shutdown failed; it expires by itself');
+    }
   }
 
   private async claim(): Promise<void> {
@@ -64,6 +84,6 @@ export class VideoWorker {
         // A slot came free: due jobs need not wait for the next tick.
         if (!this.stopped) this.poke();
       });
-    this.active.add(step);
+    this.active.set(step, job.id);
   }
 }
