@@ -78,7 +78,7 @@ describe('a fresh start with no configuration', () => {
   it('logs JSON lines, one record per line, when stdout is not a terminal', () => {
     const lines = stdout.trimEnd().split('\n');
     const records = lines.map((line) => JSON.parse(line) as { level: number; time: number; msg: string });
-    expect(records.map((record) => record.msg)).toEqual(expect.arrayContaining(['switchyard listening', 'shutting down']));
+    expect(records.map((record) => record.msg)).toEqual(expect.arrayContaining(['switchyard listening', 'shutting down: draining calls in flight', 'stopped']));
     for (const record of records) expect(record).toEqual(expect.objectContaining({ level: expect.any(Number), time: expect.any(Number) }));
   });
 });
