@@ -53,20 +53,3 @@ return 1
 `,
   2,
 );
-
-/**
- * Extends a running call's lease, only while it still holds its slot (a lease already pruned is
- * not taken back behind the limit's back). KEYS: calls in flight. ARGV: now, call id, new lease end.
- */
-export const renewScript = new RedisScript(
-  'switchyardRenewCall',
-  `
-if redis.call('ZSCORE', KEYS[1], ARGV[2]) then
-  redis.call('ZADD', KEYS[1], 'XX', ARGV[3], ARGV[2])
-  local last = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
-  redis.call('PEXPIRE', KEYS[1], math.max(1, tonumber(last[2]) - tonumber(ARGV[1])))
-end
-return 1
-`,
-  1,
-);

@@ -4,7 +4,8 @@ import type { RedisOutage } from '../redis/redis-outage.js';
 import type { ApiKeyRecord } from '../storage/ports.js';
 import type { KeyRateLimiter, RateAdmission } from './key-rate-limiter.js';
 import { defaultRateWindowMs, rateRefusals, rateStanding } from './rate-refusals.js';
-import { admitScript, finishScript, renewScript } from './rate-admission-scripts.js';
+import { renewLeaseEvery } from '../redis/lease-renewal.js';
+import { admitScript, finishScript } from './rate-admission-scripts.js';
 
 export interface RedisRateLimiterOptions {
   /** Prepended to every key this limiter writes. */
@@ -73,7 +74,7 @@ export class RedisKeyRateLimiter implements KeyRateLimiter {
     if (verdict === 1) throw rateRefusals.requests(key, retryAfter, standing, this.windowMs);
     if (verdict === 2) throw rateRefusals.tokens(key, retryAfter, standing, this.windowMs);
     if (verdict === 3) throw rateRefusals.concurrency(key, standing);
-    const renewal = key.concurrency === null ? undefined : this.renewEvery(inFlightKey, callId);
+    const renewal = key.concurrency === null ? undefined : renewLeaseEvery(this.redis, inFlightKey, callId, { ms: this.leaseMs, now: this.now, outage: this.options.outage });
     let finished = false;
     return {
       standing,
@@ -92,15 +93,6 @@ export class RedisKeyRateLimiter implements KeyRateLimiter {
     };
   }
 
-  private renewEvery(inFlightKey: string, callId: string): NodeJS.Timeout {
-    const timer = setInterval(() => {
-      const now = this.now();
-      renewScript.run(this.redis, [inFlightKey], [now, callId, now + this.leaseMs]).catch((error: unknown) => this.options.outage.failedQuietly(error));
-    }, this.leaseMs / 3);
-    // A call's lease must never keep a closing gateway alive.
-    timer.unref();
-    return timer;
-  }
 
   /** `{id}` is a Redis Cluster hash tag: one key's counters live on one node, as a script needs. */
   private counterKey(keyId: string, counter: 'requests' | 'tokens', windowStart: number): string {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { renewScript } from '../limits/rate-admission-scripts.js';
+import { renewLeaseEvery } from '../redis/lease-renewal.js';
 import type { RedisOutage } from '../redis/redis-outage.js';
 import { takeSlotScript } from './upstream-cap-scripts.js';
 import { HeldSlots, type UpstreamCaps, type UpstreamSlot } from './upstream-caps.js';
@@ -50,7 +50,7 @@ export class RedisUpstreamCaps implements UpstreamCaps {
     }
     this.options.outage.answered();
     if (taken !== 1) return undefined;
-    return this.localSlot(provider, { inFlightKey, callId, renewal: this.renewEvery(inFlightKey, callId) });
+    return this.localSlot(provider, { inFlightKey, callId, renewal: renewLeaseEvery(this.redis, inFlightKey, callId, { ms: this.leaseMs, now: this.now, outage: this.options.outage }) });
   }
 
   held(): ReadonlyMap<string, number> {
@@ -76,13 +76,4 @@ export class RedisUpstreamCaps implements UpstreamCaps {
     };
   }
 
-  private renewEvery(inFlightKey: string, callId: string): NodeJS.Timeout {
-    const timer = setInterval(() => {
-      const now = this.now();
-      renewScript.run(this.redis, [inFlightKey], [now, callId, now + this.leaseMs]).catch((error: unknown) => this.options.outage.failedQuietly(error));
-    }, this.leaseMs / 3);
-    // A call's lease must never keep a closing gateway alive.
-    timer.unref();
-    return timer;
-  }
 }
