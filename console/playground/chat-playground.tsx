@@ -4,6 +4,7 @@ import { showUsd } from '../money.js';
 import { ledgerCost } from '../parts/ledger-cost.js';
 import { ErrorNotice } from '../parts/notice.js';
 import { readEvents } from '../parts/sse.js';
+import { PromptField } from '../parts/prompt-field.js';
 
 interface ChatChunk {
   choices?: { delta?: { content?: string | null } }[];
@@ -53,10 +54,7 @@ export function ChatPlayground(props: { model: string }) {
   };
   return (
     <form class="panel form" onSubmit={send} aria-label="Chat">
-      <label class="field">
-        <span>Message</span>
-        <textarea name="prompt" rows={4} value={prompt} onInput={(event) => setPrompt(event.currentTarget.value)} />
-      </label>
+      <PromptField label="Message" rows={4} value={prompt} onChange={setPrompt} />
       <label class="check">
         <input type="checkbox" checked={stream} onChange={(event) => setStream(event.currentTarget.checked)} /> Stream
       </label>

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { call, messageOf } from '../api.js';
 import { showUsd } from '../money.js';
 import { ErrorNotice } from '../parts/notice.js';
+import { PromptField } from '../parts/prompt-field.js';
 
 /** An image generation; the images come back as the gateway's signed URLs, so `<img>` needs no key. */
 export function ImagePlayground(props: { model: string }) {
@@ -32,10 +33,7 @@ export function ImagePlayground(props: { model: string }) {
   };
   return (
     <form class="panel form" onSubmit={send} aria-label="Image generation">
-      <label class="field">
-        <span>Prompt</span>
-        <textarea name="prompt" rows={3} value={prompt} onInput={(event) => setPrompt(event.currentTarget.value)} />
-      </label>
+      <PromptField label="Prompt" rows={3} value={prompt} onChange={setPrompt} />
       <div class="grid">
         <label class="field">
           <span>Size</span>

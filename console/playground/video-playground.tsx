@@ -5,6 +5,7 @@ import { ledgerCost } from '../parts/ledger-cost.js';
 import { ErrorNotice } from '../parts/notice.js';
 import { VideoJob } from '../parts/video-job.js';
 import type { AdminVideo, List } from '../types.js';
+import { PromptField } from '../parts/prompt-field.js';
 
 /**
  * A video job: submitted to `/v1/videos`, then followed on `/admin/videos` (its progress, and once
@@ -55,10 +56,7 @@ export function VideoPlayground(props: { model: string }) {
   const running = job === undefined ? jobId !== undefined : job.status === 'queued' || job.status === 'in_progress';
   return (
     <form class="panel form" onSubmit={send} aria-label="Video job">
-      <label class="field">
-        <span>Prompt</span>
-        <textarea name="prompt" rows={3} value={prompt} onInput={(event) => setPrompt(event.currentTarget.value)} />
-      </label>
+      <PromptField label="Prompt" rows={3} value={prompt} onChange={setPrompt} />
       <div class="grid">
         <label class="field">
           <span>Seconds</span>
