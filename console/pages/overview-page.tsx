@@ -22,16 +22,18 @@ export function OverviewPage() {
   const [range, setRange] = useState<Range>('day');
   const loaded = useLoad(
     async () => {
-      // Usage counts whole UTC days: the top lists cover the days the range touches.
-      const since = new Date(Math.floor((Date.now() - ranges[range].spanMs) / dayMs) * dayMs).toISOString();
+      // Usage counts whole UTC buckets: hours for the last hour and day (the top lists then cover
+      // the range to the hour), days for 30 days (the days the range touches).
+      const step = ranges[range].spanMs <= dayMs ? 'hour' : 'day';
+      const since = new Date(Date.now() - ranges[range].spanMs).toISOString();
       const [requests, cost, errors, p50, p95, models, keys] = await Promise.all([
         loadSeries('requests', range),
         loadSeries('cost', range),
         loadSeries('errors', range),
         loadSeries('latency_p50', range),
         loadSeries('latency_p95', range),
-        getJson<{ data: UsageGroup[] }>(`/admin/usage${query({ group_by: 'model', since })}`),
-        getJson<{ data: UsageGroup[] }>(`/admin/usage${query({ group_by: 'key', since })}`),
+        getJson<{ data: UsageGroup[] }>(`/admin/usage${query({ group_by: 'model', step, since })}`),
+        getJson<{ data: UsageGroup[] }>(`/admin/usage${query({ group_by: 'key', step, since })}`),
       ]);
       return { requests, cost, errors, p50, p95, models: top(models.data), keys: top(keys.data) };
     },

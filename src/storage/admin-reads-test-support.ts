@@ -26,6 +26,7 @@ export const adminReads: readonly NamedRead[] = [
   ...(['key', 'model', 'day'] as const).flatMap((groupBy) => [
     { name: `usage by ${groupBy}`, paged: false, read: (storage: Storage) => storage.ledger.usage({ groupBy, since, until }) },
     { name: `usage by ${groupBy}, one key`, paged: false, read: (storage: Storage) => storage.ledger.usage({ groupBy, since, until, keyId: 'key_1' }) },
+    { name: `usage by ${groupBy} per hour`, paged: false, read: (storage: Storage) => storage.ledger.usage({ groupBy, step: 'hour', since, until }) },
   ]),
   ...(['minute', 'hour', 'day'] as const).flatMap((step) =>
     (['requests', 'cost', 'latency_p95'] as const).map((metric) => ({

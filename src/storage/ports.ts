@@ -180,9 +180,11 @@ export type UsageGrouping = 'key' | 'model' | 'day';
 
 export interface UsageQuery {
   readonly groupBy: UsageGrouping;
-  /** Inclusive; rounded down to its UTC day. */
+  /** The rollups summed: `day` (the default) or `hour`, for a range shorter than a day. */
+  readonly step?: 'hour' | 'day';
+  /** Inclusive; rounded down to its step (UTC). */
   readonly since?: Date;
-  /** Exclusive; rounded up to a UTC day. */
+  /** Exclusive; rounded up to its step (UTC). */
   readonly until?: Date;
   readonly keyId?: string;
 }

@@ -113,6 +113,19 @@ export function describeLedgerReadsContract(storage: () => Storage): void {
       expect(await storage().ledger.usage({ groupBy: 'day', since: at('2025-03-04T00:00:00Z') })).toEqual([]);
     });
 
+    it('sums a range shorter than a day from the hourly rollups, rounded out to whole hours', async () => {
+      const entries = spreadOfEntries();
+      await storage().ledger.appendMany(entries);
+      const since = at('2025-03-02T13:20:00Z');
+      const until = at('2025-03-02T14:10:00Z');
+      const hours = entries.filter((entry) => entry.createdAt >= at('2025-03-02T13:00:00Z') && entry.createdAt < at('2025-03-02T15:00:00Z'));
+      expect(hours.length).toBeGreaterThan(0);
+      expect(hours.length).toBeLessThan(entries.filter((entry) => entry.createdAt.toISOString().startsWith('2025-03-02')).length);
+      for (const groupBy of ['key', 'model', 'day'] as const) {
+        expect(await storage().ledger.usage({ groupBy, step: 'hour', since, until })).toEqual(expectedUsage(hours, groupBy));
+      }
+    });
+
     it('gives series of requests, errors and cost per minute, hour and day, summed over keys and models', async () => {
       const entries = spreadOfEntries();
       await storage().ledger.appendMany(entries);

@@ -203,6 +203,18 @@ describe('usage', () => {
     });
     expect(await adminJson<{ since: null; until: null }>('/admin/usage?group_by=model')).toMatchObject({ since: null, until: null });
   });
+
+  it('sums the last hour from the hourly rollups, rounded out to whole hours', async () => {
+    const records = await exportedJsonLines();
+    const since = new Date(Date.now() - 3_600_000);
+    const hourStart = new Date(Math.floor(since.getTime() / 3_600_000) * 3_600_000).toISOString();
+    const lastHour = await adminJson<{ step: string; since: string; data: Record<string, unknown>[] }>(`/admin/usage?group_by=model&step=hour&since=${since.toISOString()}`);
+    expect(lastHour).toMatchObject({ step: 'hour', since: hourStart });
+    const recent = records.filter((record) => record.created_at >= hourStart);
+    expect(recent.length).toBeGreaterThan(0);
+    const models = [...new Set(recent.map((record) => record.model))].sort();
+    expect(lastHour.data).toEqual(models.map((model) => ({ model, ...usageOf(recent.filter((record) => record.model === model)) })));
+  });
 });
 
 describe('usage series', () => {
@@ -354,6 +366,7 @@ describe('access and bad input', () => {
 
   it.each([
     ['/admin/usage?group_by=week', 'group_by'],
+    ['/admin/usage?step=minute', 'step'],
     ['/admin/usage?since=2025-13-01', 'since'],
     ['/admin/usage?since=2025-02-30', 'since'],
     ['/admin/usage?until=yesterday', 'until'],

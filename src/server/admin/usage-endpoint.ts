@@ -8,10 +8,11 @@ import { jsonAnswer } from '../videos/video-caller.js';
 import { adminCaller } from './admin-caller.js';
 import { adminQuery, assertOrderedRange, queryTime } from './admin-query.js';
 
-const dayMs = 86_400_000;
+const stepMs = { hour: 3_600_000, day: 86_400_000 } as const;
 
 const usageQuerySchema = z.object({
   group_by: z.enum(['key', 'model', 'day']).default('day'),
+  step: z.enum(['hour', 'day']).default('day'),
   since: queryTime.optional(),
   until: queryTime.optional(),
   key: z.string().min(1).optional(),
@@ -40,8 +41,9 @@ function usageGroupObject(groupBy: UsageGrouping, group: UsageGroup) {
 }
 
 /**
- * `GET /admin/usage?group_by=key|model|day&since=&until=&key=`: spend and tokens per group, from
- * the daily rollups, so `since` and `until` count in whole UTC days (rounded out).
+ * `GET /admin/usage?group_by=key|model|day&step=day|hour&since=&until=&key=`: spend and tokens per
+ * group, from the daily rollups (or the hourly ones with `step=hour`, for a range shorter than a
+ * day), so `since` and `until` count in whole UTC buckets of the step (rounded out).
  */
 export async function handleUsage(context: GatewayContext, services: GatewayServices): Promise<Response> {
   const requestId = context.get('requestId');
@@ -51,6 +53,7 @@ export async function handleUsage(context: GatewayContext, services: GatewayServ
     assertOrderedRange(query.since, query.until);
     const groups = await services.storage.ledger.usage({
       groupBy: query.group_by,
+      step: query.step,
       ...(query.since === undefined ? {} : { since: query.since }),
       ...(query.until === undefined ? {} : { until: query.until }),
       ...(query.key === undefined ? {} : { keyId: query.key }),
@@ -59,9 +62,10 @@ export async function handleUsage(context: GatewayContext, services: GatewayServ
       {
         object: 'list',
         group_by: query.group_by,
-        // The range the daily rows answered for: whole UTC days around what was asked.
-        since: query.since === undefined ? null : new Date(Math.floor(query.since.getTime() / dayMs) * dayMs).toISOString(),
-        until: query.until === undefined ? null : new Date(Math.ceil(query.until.getTime() / dayMs) * dayMs).toISOString(),
+        step: query.step,
+        // The range the rows answered for: whole UTC buckets of the step around what was asked.
+        since: query.since === undefined ? null : new Date(Math.floor(query.since.getTime() / stepMs[query.step]) * stepMs[query.step]).toISOString(),
+        until: query.until === undefined ? null : new Date(Math.ceil(query.until.getTime() / stepMs[query.step]) * stepMs[query.step]).toISOString(),
         data: groups.map((group) => usageGroupObject(query.group_by, group)),
       },
       requestId,

@@ -7,15 +7,16 @@ import type { SqlValueCodec } from './sql-value-codec.js';
 import { readBigInt, readDate, readNumber } from './sql-values.js';
 
 const dayMs = 86_400_000;
+const hourMs = 3_600_000;
 
-/** Start of the UTC day holding `at`. */
-function dayFloor(at: Date): Date {
-  return new Date(Math.floor(at.getTime() / dayMs) * dayMs);
+/** Start of the UTC bucket of `size` ms holding `at`. */
+function floorTo(size: number, at: Date): Date {
+  return new Date(Math.floor(at.getTime() / size) * size);
 }
 
-/** `at` if it is a UTC midnight, else the next one. */
-function dayCeiling(at: Date): Date {
-  return new Date(Math.ceil(at.getTime() / dayMs) * dayMs);
+/** `at` if it starts a UTC bucket of `size` ms, else the start of the next one. */
+function ceilingTo(size: number, at: Date): Date {
+  return new Date(Math.ceil(at.getTime() / size) * size);
 }
 
 const summed = (column: string) => sql<unknown>`sum(${sql.ref(column)})`;
@@ -30,11 +31,14 @@ function rollupSource(overEveryKeyAndModel: boolean): 'usage_rollups' {
 }
 
 /**
- * Sums by key, model or UTC day from the per-day rollups: a few rows per key, model and day
- * however many calls they sum (per day alone for the days of every key). `since` is rounded down and `until` up to whole UTC days, which is
- * all the daily rows can tell apart. Groups come in ascending order of their name.
+ * Sums by key, model or UTC day from the per-day rollups (or the per-hour ones, for a range shorter
+ * than a day): a few rows per key, model and bucket however many calls they sum (per bucket alone
+ * for the days of every key). `since` is rounded down and `until` up to whole buckets, which is all
+ * the rows can tell apart. Groups come in ascending order of their name.
  */
 export async function readUsage(db: Kysely<StorageDatabase>, codec: SqlValueCodec, query: UsageQuery): Promise<UsageGroup[]> {
+  const step = query.step ?? 'day';
+  const size = step === 'hour' ? hourMs : dayMs;
   const group: RawBuilder<string> =
     query.groupBy === 'key' ? sql<string>`${sql.ref('key_scope')}` : query.groupBy === 'model' ? sql<string>`${sql.ref('model')}` : codec.utcDay('bucket_start');
   let select = db
@@ -52,11 +56,11 @@ export async function readUsage(db: Kysely<StorageDatabase>, codec: SqlValueCode
       summed('video_seconds').as('video_seconds'),
       sql<string>`cast(sum(${sql.ref('cost_nano_usd')}) as text)`.as('cost_nano_usd'),
     ])
-    .where('step', '=', 'day')
+    .where('step', '=', step)
     .groupBy(group)
     .orderBy(group);
-  if (query.since !== undefined) select = select.where('bucket_start', '>=', codec.writeTimestamp(dayFloor(query.since)));
-  if (query.until !== undefined) select = select.where('bucket_start', '<', codec.writeTimestamp(dayCeiling(query.until)));
+  if (query.since !== undefined) select = select.where('bucket_start', '>=', codec.writeTimestamp(floorTo(size, query.since)));
+  if (query.until !== undefined) select = select.where('bucket_start', '<', codec.writeTimestamp(ceilingTo(size, query.until)));
   if (query.keyId !== undefined) select = select.where('key_scope', '=', query.keyId);
   const rows = await select.execute();
   return rows.map((row) => ({
@@ -76,8 +80,7 @@ export async function readUsage(db: Kysely<StorageDatabase>, codec: SqlValueCode
 
 /** Start of the bucket of `step` holding `at` (UTC). */
 function stepFloor(step: SeriesQuery['step'], at: Date): Date {
-  const size = step === 'minute' ? 60_000 : step === 'hour' ? 3_600_000 : dayMs;
-  return new Date(Math.floor(at.getTime() / size) * size);
+  return floorTo(step === 'minute' ? 60_000 : step === 'hour' ? hourMs : dayMs, at);
 }
 
 /**
