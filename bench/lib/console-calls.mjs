@@ -37,10 +37,12 @@ export function consoleCalls(state) {
   for (const [range, span] of Object.entries(ranges)) {
     for (const groupBy of range === '30 d' ? ['model', 'key', 'day'] : ['model', 'key']) {
       const since = sinceOf(span);
+      // As the Overview asks: hourly rollups for the last hour and day, daily ones for 30 days.
+      const step = span <= dayMs ? 'hour' : 'day';
       calls.push({
         name: `usage by ${groupBy}, ${range}`,
-        path: `/admin/usage?group_by=${groupBy}&since=${since.toISOString()}`,
-        read: (storage) => storage.ledger.usage({ groupBy, since }),
+        path: `/admin/usage?group_by=${groupBy}&step=${step}&since=${since.toISOString()}`,
+        read: (storage) => storage.ledger.usage({ groupBy, step, since }),
       });
     }
   }
