@@ -39,7 +39,8 @@ export class CircuitBreakers {
    * admits this call as its trial; the caller must then report the trial's end.
    */
   admit(route: CatalogRoute, config: CircuitBreakerConfig): boolean {
-    if (!config.enabled) return true;
+    // Every call asks; while no route has failed there is nothing to look up (no key to build).
+    if (!config.enabled || this.breakers.size === 0) return true;
     const breaker = this.breakers.get(keyOf(route));
     if (breaker?.openedAt === undefined) return true;
     if (breaker.trialRunning) return false;
@@ -50,7 +51,7 @@ export class CircuitBreakers {
 
   /** The upstream answered (even with a client error): the route works. */
   succeeded(route: CatalogRoute): void {
-    this.breakers.delete(keyOf(route));
+    if (this.breakers.size > 0) this.breakers.delete(keyOf(route));
   }
 
   /** The upstream failed (unreachable, timed out, 5xx, broken answer). */
