@@ -24,7 +24,18 @@ export interface KeyWithSecret extends KeyObject {
   previous_key_expires_at?: string;
 }
 
-export interface LedgerRecord {
+/** The token, image and video counts every ledger entry and usage group carries. */
+export interface UsageCounts {
+  input_uncached: number;
+  cache_read: number;
+  cache_write: number;
+  output: number;
+  reasoning: number;
+  images: number;
+  video_seconds: number;
+}
+
+export interface LedgerRecord extends UsageCounts {
   request_id: string;
   key_id: string | null;
   model: string;
@@ -32,32 +43,18 @@ export interface LedgerRecord {
   upstream_model: string;
   endpoint: string;
   status: number;
-  input_uncached: number;
-  cache_read: number;
-  cache_write: number;
-  output: number;
-  reasoning: number;
-  images: number;
-  video_seconds: number;
   usage_estimated: boolean;
   cost_usd: string;
   created_at: string;
   duration_ms: number | null;
 }
 
-export interface UsageGroup {
+export interface UsageGroup extends UsageCounts {
   key_id?: string | null;
   model?: string;
   day?: string;
   requests: number;
   errors: number;
-  input_uncached: number;
-  cache_read: number;
-  cache_write: number;
-  output: number;
-  reasoning: number;
-  images: number;
-  video_seconds: number;
   cost_usd: string;
 }
 
