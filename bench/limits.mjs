@@ -1,11 +1,15 @@
 #!/usr/bin/env node
 // Limits on the hot path (bench/README.md "Limits and budgets on the hot path"): chat passthrough at
-// 64 connections, alternating between a key with no limits and a key with an rpm, a tpm, a
-// concurrency limit and three budgets (set high enough never to refuse), in the same run and the
-// same gateway process; with MODES="memory redis" (the default) a second gateway keeps its limits
-// and budgets in a throwaway redis-server, measured in the same run, interleaved. Reports requests
-// per second and the gateway's CPU µs per request for each, and the ratios. Knobs: DURATION (8 s),
-// WARMUP (3 s), REPS (3), CONCURRENCY (64), MODES, LIMITED_FLAGS (the limited key's `keys create` flags), SKIP_BUILD.
+// 64 connections through one gateway process, a key with no limits beside a limited key (an rpm, a
+// tpm, a concurrency limit and a budget, set high enough never to refuse) and a control key that is
+// as unlimited as the first. Every repetition runs each key for DURATION seconds, back to back, in a
+// rotating order; a key's ratio to the unlimited key of the same repetition cancels the machine's
+// drift, and the control's ratio shows how far from 1.00 the noise alone reaches. With
+// MODES="memory redis" (the default) a second gateway keeps its limits and budgets in a throwaway
+// redis-server, measured in the same run. Reports requests per second, the gateway's CPU µs per
+// request, and the ratios. Knobs: DURATION (1 s), WARMUP (3 s), REPS (40), CONCURRENCY (64), MODES
+// (`memory`, `redis`, or `memory@/path/to/bin/switchyard.js` for another build in the same run),
+// VARIANTS (`name=keys-create flags;…`), LIMITED_FLAGS (the limited key's flags), GATEWAY_CLI, SKIP_BUILD.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -18,9 +22,9 @@ const benchDir = path.dirname(fileURLToPath(import.meta.url));
 const repoDir = path.resolve(benchDir, '..');
 const knob = (name, fallback) => process.env[name] ?? fallback;
 const settings = {
-  duration: Number(knob('DURATION', '8')),
+  duration: Number(knob('DURATION', '1')),
   warmup: Number(knob('WARMUP', '3')),
-  reps: Number(knob('REPS', '3')),
+  reps: Number(knob('REPS', '40')),
   connections: Number(knob('CONCURRENCY', '64')),
   upstreamPort: Number(knob('UPSTREAM_PORT', '18191')),
   gatewayPort: Number(knob('GATEWAY_PORT', '18195')),
@@ -34,7 +38,8 @@ fs.mkdirSync(path.join(outDir, 'logs'), { recursive: true });
 const log = (line) => console.log(`[limits] ${line}`);
 
 if (knob('SKIP_BUILD', '0') !== '1') spawnSync('npm', ['run', 'build', '--silent'], { cwd: repoDir, stdio: 'inherit' });
-const cli = path.join(repoDir, 'bin', 'switchyard.js');
+// GATEWAY_CLI: another build to measure (a patched copy, say); keys are created with it too.
+const cli = path.resolve(knob('GATEWAY_CLI', path.join(repoDir, 'bin', 'switchyard.js')));
 const config = path.join(benchDir, 'switchyard-bench.yaml');
 const upstreamUrl = `http://127.0.0.1:${settings.upstreamPort}`;
 const env = { UPSTREAM_OPENAI_BASE_URL: `${upstreamUrl}/v1`, UPSTREAM_ANTHROPIC_BASE_URL: upstreamUrl, DATABASE_URL: `sqlite:${path.join(outDir, 'ledger.db')}` };
@@ -51,11 +56,20 @@ function createKey(name, flags) {
 const bodyFile = path.join(outDir, 'chat.json');
 fs.writeFileSync(bodyFile, chatBody(chatModel, false));
 const headerFiles = {};
-const keys = {
-  unlimited: createKey('bench-unlimited', []),
-  // Limits far above what the run can reach: every call pays for the checks, none is refused.
-  limited: createKey('bench-limited', (process.env.LIMITED_FLAGS ?? '--rpm 100000000 --tpm 2000000000 --concurrency 10000 --budget-usd 1000000 --daily-budget-usd 1000000 --monthly-budget-usd 1000000').split(/\s+/).filter(Boolean)),
-};
+// The limited key by default: an rpm, a tpm, a concurrency limit and a budget, set far above what the
+// run can reach, so every call pays for the checks and none is refused. VARIANTS measures several
+// keys in the same run (`name=flags;name=flags`), each against the unlimited key beside it.
+const limitedKeyFlags = '--rpm 100000000 --tpm 2000000000 --concurrency 10000 --budget-usd 1000000';
+const variants = (process.env.VARIANTS ?? `limited=${process.env.LIMITED_FLAGS ?? limitedKeyFlags};control=`)
+  .split(';')
+  .map((variant) => variant.trim())
+  .filter(Boolean)
+  .map((variant) => {
+    const [name, ...flags] = variant.split('=');
+    return { name: name.trim(), flags: flags.join('=').split(/\s+/).filter(Boolean) };
+  });
+const keys = { unlimited: createKey('bench-unlimited', []) };
+for (const variant of variants) keys[variant.name] = createKey(`bench-${variant.name}`, variant.flags);
 for (const [name, key] of Object.entries(keys)) {
   headerFiles[name] = path.join(outDir, `${name}.headers`);
   fs.writeFileSync(headerFiles[name], `authorization: Bearer ${key}\n`);
@@ -65,7 +79,7 @@ const results = { settings, runs: [] };
 try {
   const upstream = startPinned('upstream', settings.loadgenCpu, 'node', [path.join(benchDir, 'fake-upstream.mjs')], { UPSTREAM_PORT: String(settings.upstreamPort) }, path.join(outDir, 'logs', 'upstream.log'));
   if (!(await waitHttp(`${upstreamUrl}/health`, 10_000, upstream))) throw new Error('the fake upstream did not start');
-  if (settings.modes.includes('redis')) {
+  if (settings.modes.some((mode) => mode.startsWith('redis'))) {
     // On the load generators' core: Redis is the gateway's neighbour, not part of it.
     startPinned('redis', settings.loadgenCpu, 'redis-server', ['--port', String(settings.redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {}, path.join(outDir, 'logs', 'redis.log'));
     await sleep(500);
@@ -73,8 +87,10 @@ try {
   const gateways = {};
   for (const [index, mode] of settings.modes.entries()) {
     const port = settings.gatewayPort + index * 10;
-    const gatewayEnv = mode === 'redis' ? { ...env, REDIS_URL: redisUrl } : env;
-    const gateway = startPinned(`gateway-${mode}`, settings.sutCpu, 'node', [cli, 'serve', '--config', config, '--port', String(port)], gatewayEnv, path.join(outDir, 'logs', `gateway-${mode}.log`));
+    // `memory@/path/to/bin/switchyard.js`: that build, measured beside the others in the same run.
+    const [kind, build = cli] = mode.split('@');
+    const gatewayEnv = kind === 'redis' ? { ...env, REDIS_URL: redisUrl } : env;
+    const gateway = startPinned(`gateway-${index}`, settings.sutCpu, 'node', [build, 'serve', '--config', config, '--port', String(port)], gatewayEnv, path.join(outDir, 'logs', `gateway-${index}.log`));
     if (!(await waitHttp(`http://127.0.0.1:${port}/health`, 30_000, gateway))) throw new Error(`the ${mode} gateway did not start`);
     gateways[mode] = { process: gateway, url: `http://127.0.0.1:${port}/v1/chat/completions` };
   }
@@ -88,11 +104,12 @@ try {
     return { mode, key: name, rps: output.rps, p50_us: output.lat_p50_us, p99_us: output.lat_p99_us, errors, cpu_us_per_request: watched.cpuSeconds && output.requests ? Math.round((watched.cpuSeconds * 1e6) / output.requests) : null };
   };
   for (const mode of settings.modes) for (const name of Object.keys(keys)) await run(mode, name, settings.warmup);
+  const names = Object.keys(keys);
   for (let rep = 1; rep <= settings.reps; rep += 1) {
-    // Alternate which goes first, so drift over the run hits every pair alike.
-    const names = rep % 2 === 1 ? ['unlimited', 'limited'] : ['limited', 'unlimited'];
+    // Rotate which key goes first, so drift over the run hits every key alike.
+    const order = names.map((_, index) => names[(index + rep - 1) % names.length]);
     for (const mode of rep % 2 === 1 ? settings.modes : [...settings.modes].reverse()) {
-      for (const name of names) {
+      for (const name of order) {
         const measured = { rep, ...(await run(mode, name, settings.duration)) };
         results.runs.push(measured);
         log(`rep${rep} ${mode} ${name}: rps=${measured.rps} p50=${measured.p50_us}µs p99=${measured.p99_us}µs cpu=${measured.cpu_us_per_request}µs/req errors=${measured.errors}`);
@@ -100,20 +117,38 @@ try {
       }
     }
   }
-  const median = (values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
-  const of = (mode, name, field) => median(results.runs.filter((entry) => entry.mode === mode && entry.key === name).map((entry) => entry[field]));
+  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  const runsOf = (mode, name) => results.runs.filter((entry) => entry.mode === mode && entry.key === name);
+  const of = (mode, name, field) => median(runsOf(mode, name).map((entry) => entry[field]));
+  // Each repetition ran every key within seconds: a key's ratio to the unlimited key of the same
+  // repetition cancels the machine's drift between repetitions, which on a shared VM is larger
+  // than the effect measured.
+  const pairedRatios = (mode, name) =>
+    runsOf(mode, name).flatMap((entry) => {
+      const unlimited = runsOf(mode, 'unlimited').find((other) => other.rep === entry.rep);
+      return unlimited ? [entry.rps / unlimited.rps] : [];
+    });
   results.summary = {};
   for (const mode of settings.modes) {
-    const summary = {
-      unlimited_rps: of(mode, 'unlimited', 'rps'),
-      limited_rps: of(mode, 'limited', 'rps'),
-      ratio: Number((of(mode, 'limited', 'rps') / of('memory', 'unlimited', 'rps')).toFixed(3)),
-      unlimited_cpu_us: of(mode, 'unlimited', 'cpu_us_per_request'),
-      limited_cpu_us: of(mode, 'limited', 'cpu_us_per_request'),
-      errors: results.runs.filter((entry) => entry.mode === mode).reduce((sum, entry) => sum + entry.errors, 0),
-    };
-    results.summary[mode] = summary;
-    log(`median ${mode}: limited ${summary.limited_rps} rps, unlimited ${summary.unlimited_rps} rps; limited / in-memory unlimited = ${summary.ratio}×; CPU limited ${summary.limited_cpu_us} vs unlimited ${summary.unlimited_cpu_us} µs/request; errors ${summary.errors}`);
+    results.summary[mode] = {};
+    for (const { name } of variants) {
+      const ratios = pairedRatios(mode, name);
+      const summary = {
+        unlimited_rps: of(mode, 'unlimited', 'rps'),
+        limited_rps: of(mode, name, 'rps'),
+        ratio_of_medians: Number((of(mode, name, 'rps') / of('memory', 'unlimited', 'rps')).toFixed(3)),
+        paired_ratio_median: Number(median(ratios).toFixed(3)),
+        paired_ratio_quartiles: [0.25, 0.75].map((quantile) => Number([...ratios].sort((a, b) => a - b)[Math.floor(quantile * (ratios.length - 1))].toFixed(3))),
+        unlimited_cpu_us: of(mode, 'unlimited', 'cpu_us_per_request'),
+        limited_cpu_us: of(mode, name, 'cpu_us_per_request'),
+        errors: runsOf(mode, name).reduce((sum, entry) => sum + entry.errors, 0),
+      };
+      results.summary[mode][name] = summary;
+      log(
+        `${mode} ${name}: ${summary.limited_rps} vs unlimited ${summary.unlimited_rps} rps (medians; ${summary.ratio_of_medians}× of in-memory unlimited); ` +
+          `paired ratio median ${summary.paired_ratio_median}× (quartiles ${summary.paired_ratio_quartiles.join('–')}); CPU ${summary.limited_cpu_us} vs ${summary.unlimited_cpu_us} µs/request; errors ${summary.errors}`,
+      );
+    }
   }
 } finally {
   await stopAll();

@@ -85,6 +85,47 @@ export function describeBudgetMeterContract(name: string, open: OpenBudgetMeter)
       await expect(Promise.resolve(budgets.reserve(daily, 'b', 300n))).resolves.toBeUndefined();
     });
 
+    it('counts an entry settled after midnight in the day its call began, not the new one', async () => {
+      let now = noon;
+      const budgets = open(storedSpend({ total: 0n, month: 0n, day: 0n }).read, () => now);
+      const daily = budgetedKey({ dailyBudgetNanoUsd: 1_000n, monthlyBudgetNanoUsd: 1_500n });
+      await budgets.reserve(daily, 'a', 100n);
+      await budgets.reserve(daily, 'b', 100n);
+      budgets.settle(settledEntry('a', 600n, noon));
+      now = Date.parse('2026-11-27T00:00:01.000Z');
+      budgets.settle(settledEntry('b', 700n, noon));
+      // Yesterday's 1,300 leave today's budget whole; the month has 200 left.
+      await expect(Promise.resolve(budgets.reserve(daily, 'c', 201n))).rejects.toThrow('monthly budget');
+      await expect(Promise.resolve(budgets.reserve(daily, 'c', 200n))).resolves.toBeUndefined();
+    });
+
+    it("holds a call's reservation until the call ends, its entry's cost counted once", async () => {
+      const budgets = open(storedSpend({ total: 0n, month: 0n, day: 0n }).read, () => noon);
+      const limited = budgetedKey({ budgetNanoUsd: 1_000n });
+      const first = await budgets.reserveForCall(limited, 'a', 900n);
+      await expect(Promise.resolve(budgets.reserveForCall(limited, 'b', 200n))).rejects.toMatchObject({ code: 'budget_exhausted', status: 402 });
+      budgets.settle(settledEntry('a', 100n));
+      first.end(true);
+      first.end(true);
+      const second = await budgets.reserveForCall(limited, 'c', 900n);
+      await expect(Promise.resolve(budgets.reserveForCall(limited, 'd', 1n))).rejects.toThrow('$0.0000009 is left beside requests in flight');
+      // A call with no entry gives its whole reservation back.
+      second.end(false);
+      await expect(Promise.resolve(budgets.reserveForCall(limited, 'e', 900n))).resolves.toBeDefined();
+    });
+
+    it("counts a call's reservations beside those that wait for an entry", async () => {
+      const budgets = open(storedSpend({ total: 0n, month: 0n, day: 0n }).read, () => noon);
+      const limited = budgetedKey({ budgetNanoUsd: 1_000n });
+      await budgets.reserve(limited, 'job', 600n);
+      const call = await budgets.reserveForCall(limited, 'call', 400n);
+      await expect(Promise.resolve(budgets.reserve(limited, 'other', 1n))).rejects.toThrow();
+      call.end(false);
+      budgets.settle(settledEntry('job', 500n));
+      await expect(Promise.resolve(budgets.reserveForCall(limited, 'next', 501n))).rejects.toThrow();
+      await expect(Promise.resolve(budgets.reserveForCall(limited, 'next', 500n))).resolves.toBeDefined();
+    });
+
     it('lets a reservation nobody settled expire', async () => {
       let now = noon;
       const budgets = open(storedSpend({ total: 0n, month: 0n, day: 0n }).read, () => now, 1_000);
@@ -105,6 +146,7 @@ export function describeBudgetMeterContract(name: string, open: OpenBudgetMeter)
       const stored = storedSpend({ total: 10n ** 18n, month: 0n, day: 0n });
       const budgets = open(stored.read, () => noon);
       await budgets.reserve(budgetedKey({}), 'a', 10n ** 15n);
+      (await budgets.reserveForCall(budgetedKey({}), 'b', 10n ** 15n)).end(true);
       expect(stored.reads()).toBe(0);
     });
   });

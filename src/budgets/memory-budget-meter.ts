@@ -1,8 +1,9 @@
 import { spendPeriods } from '../storage/ledger-increments.js';
 import type { ApiKeyRecord, KeySpend, LedgerEntry } from '../storage/ports.js';
-import { hasBudget, type BudgetMeter } from './budget-meter.js';
+import { hasBudget, noHold, type BudgetHold, type BudgetMeter } from './budget-meter.js';
 import { budgetRefusal, type BudgetKind } from './budget-refusal.js';
 
+/** A reservation that waits for the ledger entry of its request id (a video job's). */
 interface Reservation {
   readonly nanoUsd: bigint;
   readonly expiresAt: number;
@@ -11,13 +12,20 @@ interface Reservation {
 /** One key's spend as this process knows it: the stored running totals when first seen, plus every entry settled since. */
 interface KeyBudgetState {
   total: bigint;
-  /** Spend per UTC month (`YYYY-MM`) and day (`YYYY-MM-DD`); only the current ones are read. */
-  readonly periods: Map<string, bigint>;
+  /** The latest UTC month (`YYYY-MM`) and day (`YYYY-MM-DD`) seen, and the spend in each: no other period is ever read. */
+  month: string;
+  monthSpent: bigint;
+  day: string;
+  daySpent: bigint;
+  /** Every reservation in flight: those held by calls and those waiting for an entry. */
   reserved: bigint;
   readonly reservations: Map<string, Reservation>;
 }
 
-/** How long a reservation may outlive a call that never settled it (a lost entry must not block a key forever). */
+/**
+ * How long a reservation waiting for an entry may outlive it (a lost entry must not block a key
+ * forever). A call's own reservation needs none: it ends when the call does, however the call ends.
+ */
 const defaultReservationTtlMs = 2 * 60 * 60 * 1000;
 
 /**
@@ -36,37 +44,69 @@ export class MemoryBudgetMeter implements BudgetMeter {
     private readonly reservationTtlMs = defaultReservationTtlMs,
   ) {}
 
+  reserveForCall(key: ApiKeyRecord, requestId: string, worstNanoUsd: bigint): BudgetHold | Promise<BudgetHold> {
+    if (!hasBudget(key)) return noHold;
+    return this.inState(key, (state) => this.holdIn(state, key, worstNanoUsd));
+  }
+
   reserve(key: ApiKeyRecord, requestId: string, worstNanoUsd: bigint): Promise<void> | undefined {
     if (!hasBudget(key)) return undefined;
+    const reserved = this.inState(key, (state) => this.reserveIn(state, key, requestId, worstNanoUsd));
+    return reserved instanceof Promise ? reserved : undefined;
+  }
+
+  /**
+   * Runs `step` on the key's state: at once when it is loaded — checked and reserved in one
+   * synchronous step, so no other call can come between — else once the running totals are read.
+   * A refusal is a rejected promise either way.
+   */
+  private inState<T>(key: ApiKeyRecord, step: (state: KeyBudgetState) => T): T | Promise<T> {
     const known = this.states.get(key.id);
-    if (known === undefined || known instanceof Promise) return this.stateOf(key.id).then((state) => this.reserveIn(state, key, requestId, worstNanoUsd));
-    // A loaded key is checked and reserved in one synchronous step: no other call can come between.
+    if (known === undefined || known instanceof Promise) return this.stateOf(key.id).then(step);
     try {
-      this.reserveIn(known, key, requestId, worstNanoUsd);
-      return undefined;
+      return step(known);
     } catch (error) {
       return Promise.reject(error);
     }
   }
 
+  /**
+   * A call's reservation is held by the call, not filed under its request id: a map taking and
+   * dropping an entry per call costs the whole process measurably (its tables are promoted and
+   * rebuilt under the collector), where this is two additions.
+   */
+  private holdIn(state: KeyBudgetState, key: ApiKeyRecord, worstNanoUsd: bigint): BudgetHold {
+    this.check(state, key, worstNanoUsd);
+    state.reserved += worstNanoUsd;
+    return new CallHold(state, worstNanoUsd);
+  }
+
   private reserveIn(state: KeyBudgetState, key: ApiKeyRecord, requestId: string, worstNanoUsd: bigint): void {
+    const now = this.check(state, key, worstNanoUsd);
+    state.reserved += worstNanoUsd;
+    state.reservations.set(requestId, { nanoUsd: worstNanoUsd, expiresAt: now + this.reservationTtlMs });
+  }
+
+  /** Throws the 402 when the worst case does not fit the key's budgets; returns the time it checked at. */
+  private check(state: KeyBudgetState, key: ApiKeyRecord, worstNanoUsd: bigint): number {
     const now = this.now();
     if (!this.fits(key, state, now, worstNanoUsd)) {
       // Reservations lost to calls that never settled expire; look for them only when they matter.
       this.dropExpired(state, now);
       this.refuse(key, state, now, worstNanoUsd);
     }
-    state.reserved += worstNanoUsd;
-    state.reservations.set(requestId, { nanoUsd: worstNanoUsd, expiresAt: now + this.reservationTtlMs });
+    return now;
   }
 
   private fits(key: ApiKeyRecord, state: KeyBudgetState, now: number, worstNanoUsd: bigint): boolean {
-    const { month, day } = spendPeriods(now);
     const committed = state.reserved + worstNanoUsd;
+    if (key.budgetNanoUsd !== null && state.total + committed > key.budgetNanoUsd) return false;
+    // Most budgeted keys have only an absolute budget: the calendar is read only when a period has one.
+    if (key.monthlyBudgetNanoUsd === null && key.dailyBudgetNanoUsd === null) return true;
+    const { month, day } = spendPeriods(now);
     return (
-      (key.budgetNanoUsd === null || state.total + committed <= key.budgetNanoUsd) &&
-      (key.monthlyBudgetNanoUsd === null || (state.periods.get(month) ?? 0n) + committed <= key.monthlyBudgetNanoUsd) &&
-      (key.dailyBudgetNanoUsd === null || (state.periods.get(day) ?? 0n) + committed <= key.dailyBudgetNanoUsd)
+      (key.monthlyBudgetNanoUsd === null || spentIn(state.month, state.monthSpent, month) + committed <= key.monthlyBudgetNanoUsd) &&
+      (key.dailyBudgetNanoUsd === null || spentIn(state.day, state.daySpent, day) + committed <= key.dailyBudgetNanoUsd)
     );
   }
 
@@ -75,8 +115,8 @@ export class MemoryBudgetMeter implements BudgetMeter {
     const { month, day } = spendPeriods(now);
     const committed = state.reserved + worstNanoUsd;
     refuseIfOver('absolute', key.budgetNanoUsd, state.total, committed, worstNanoUsd);
-    refuseIfOver('monthly', key.monthlyBudgetNanoUsd, state.periods.get(month) ?? 0n, committed, worstNanoUsd);
-    refuseIfOver('daily', key.dailyBudgetNanoUsd, state.periods.get(day) ?? 0n, committed, worstNanoUsd);
+    refuseIfOver('monthly', key.monthlyBudgetNanoUsd, spentIn(state.month, state.monthSpent, month), committed, worstNanoUsd);
+    refuseIfOver('daily', key.dailyBudgetNanoUsd, spentIn(state.day, state.daySpent, day), committed, worstNanoUsd);
   }
 
   settle(entry: LedgerEntry): void {
@@ -100,10 +140,22 @@ export class MemoryBudgetMeter implements BudgetMeter {
 
   private apply(state: KeyBudgetState, entry: LedgerEntry): void {
     this.endReservation(state, entry.requestId);
+    const cost = entry.costNanoUsd;
+    state.total += cost;
     const { month, day } = spendPeriods(entry.createdAt);
-    state.total += entry.costNanoUsd;
-    state.periods.set(month, (state.periods.get(month) ?? 0n) + entry.costNanoUsd);
-    state.periods.set(day, (state.periods.get(day) ?? 0n) + entry.costNanoUsd);
+    // An entry of a period already over (a call that ended after midnight) counts towards no current one.
+    if (month === state.month) {
+      state.monthSpent += cost;
+    } else if (month > state.month) {
+      state.month = month;
+      state.monthSpent = cost;
+    }
+    if (day === state.day) {
+      state.daySpent += cost;
+    } else if (day > state.day) {
+      state.day = day;
+      state.daySpent = cost;
+    }
   }
 
   private endReservation(state: KeyBudgetState, requestId: string): void {
@@ -131,7 +183,7 @@ export class MemoryBudgetMeter implements BudgetMeter {
     const loading = this.readSpend(keyId, at).then(
       (spend) => {
         const { month, day } = spendPeriods(at);
-        const state: KeyBudgetState = { total: spend.total, periods: new Map([[month, spend.month], [day, spend.day]]), reserved: 0n, reservations: new Map() };
+        const state: KeyBudgetState = { total: spend.total, month, monthSpent: spend.month, day, daySpent: spend.day, reserved: 0n, reservations: new Map() };
         this.states.set(keyId, state);
         return state;
       },
@@ -142,6 +194,31 @@ export class MemoryBudgetMeter implements BudgetMeter {
     );
     this.states.set(keyId, loading);
     return loading;
+  }
+}
+
+/**
+ * What was spent in `period` (`YYYY-MM` or `YYYY-MM-DD`), given the latest period the state knows
+ * of and its spend: nothing in a period that has just begun. (A clock read before an entry's own
+ * start counts the entry's period, erring towards refusing.)
+ */
+function spentIn(known: string, spent: bigint, period: string): bigint {
+  return period <= known ? spent : 0n;
+}
+
+/** A call's reservation, ended once when the call ends (its entry's cost, if any, already counted). */
+class CallHold implements BudgetHold {
+  private ended = false;
+
+  constructor(
+    private readonly state: KeyBudgetState,
+    private readonly nanoUsd: bigint,
+  ) {}
+
+  end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.state.reserved -= this.nanoUsd;
   }
 }
 

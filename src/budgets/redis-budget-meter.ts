@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import { isRefusal, type RedisOutage } from '../redis/redis-outage.js';
 import { spendPeriods } from '../storage/ledger-increments.js';
 import type { ApiKeyRecord, KeySpend, LedgerEntry } from '../storage/ports.js';
-import { hasBudget, type BudgetMeter } from './budget-meter.js';
+import { hasBudget, noHold, type BudgetHold, type BudgetMeter } from './budget-meter.js';
 import { budgetRefusal, type BudgetKind } from './budget-refusal.js';
 import { releaseScript, reserveScript, seedScript, settleScript } from './budget-scripts.js';
 
@@ -54,6 +54,19 @@ export class RedisBudgetMeter implements BudgetMeter {
   ) {
     this.now = options.now ?? Date.now;
     this.reservationTtlMs = options.reservationTtlMs ?? defaultReservationTtlMs;
+  }
+
+  /** Shared reservations are filed under the request id either way: settling the call's entry ends it in the same script. */
+  async reserveForCall(key: ApiKeyRecord, requestId: string, worstNanoUsd: bigint): Promise<BudgetHold> {
+    if (!hasBudget(key)) return noHold;
+    await this.reserve(key, requestId, worstNanoUsd);
+    let ended = false;
+    return {
+      end: (recorded) => {
+        if (!ended && !recorded) this.release(key.id, requestId);
+        ended = true;
+      },
+    };
   }
 
   async reserve(key: ApiKeyRecord, requestId: string, worstNanoUsd: bigint): Promise<void> {

@@ -1,4 +1,4 @@
-import type { BudgetMeter } from '../budgets/budget-meter.js';
+import type { BudgetHold, BudgetMeter } from '../budgets/budget-meter.js';
 import { hasBudget } from '../budgets/budget-meter.js';
 import type { FormatName } from '../ir/format-name.js';
 import type { ApiKeyRecord } from '../storage/ports.js';
@@ -10,7 +10,10 @@ import { rateLimitHeaders } from './rate-limit-headers.js';
  * admitted, its worst case reserved once it is known, and finished exactly once when it ends.
  */
 export class CallLimits {
-  private reservedFor: string | undefined;
+  /** The reservation this call holds until it ends. */
+  private hold: BudgetHold | undefined;
+  /** The request id of a reservation that outlives the call (a video job's), released if the call fails. */
+  private reservedUntilEntry: string | undefined;
 
   constructor(
     private readonly key: ApiKeyRecord | undefined,
@@ -24,24 +27,39 @@ export class CallLimits {
   }
 
   /**
-   * Reserves the call's worst case against the key's budgets; a refusal (402) is a rejected
-   * promise. Undefined when there was nothing to wait for.
+   * Reserves the call's worst case against the key's budgets until the call ends; a refusal (402)
+   * is a rejected promise. Undefined when there was nothing to wait for.
    */
   reserve(requestId: string, worstNanoUsd: bigint): Promise<void> | undefined {
     if (this.key === undefined || !hasBudget(this.key)) return undefined;
+    const held = this.budgets.reserveForCall(this.key, requestId, worstNanoUsd);
+    if (!(held instanceof Promise)) {
+      this.hold = held;
+      return undefined;
+    }
+    return held.then((hold) => {
+      this.hold = hold;
+    });
+  }
+
+  /** Reserves a worst case until the ledger entry of `requestId` settles it: a video job's, which ends after the call. */
+  reserveUntilEntry(requestId: string, worstNanoUsd: bigint): Promise<void> | undefined {
+    if (this.key === undefined || !hasBudget(this.key)) return undefined;
     // Noted first: releasing a reservation that was refused is a no-op.
-    this.reservedFor = requestId;
+    this.reservedUntilEntry = requestId;
     return this.budgets.reserve(this.key, requestId, worstNanoUsd);
   }
 
   /**
-   * The call ended. Its ledger entry, if it has one, settles the reservation; `recorded: false`
-   * releases it. Frees the concurrency slot and charges `tokens` to the key's minute.
+   * The call ended, its ledger entry recorded (and so settled) or, with `recorded: false`, none:
+   * ends what the call reserved, frees its concurrency slot and charges `tokens` to the key's minute.
    */
   finish(tokens: number, recorded = true): void {
     this.admission?.finish(tokens);
-    if (!recorded && this.reservedFor !== undefined && this.key !== undefined) this.budgets.release(this.key.id, this.reservedFor);
-    this.reservedFor = undefined;
+    this.hold?.end(recorded);
+    this.hold = undefined;
+    if (!recorded && this.reservedUntilEntry !== undefined && this.key !== undefined) this.budgets.release(this.key.id, this.reservedUntilEntry);
+    this.reservedUntilEntry = undefined;
   }
 
   /** The family's rate-limit headers for this key, on every answer (interface.md §8). */

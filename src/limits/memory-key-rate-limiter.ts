@@ -61,7 +61,10 @@ export class MemoryKeyRateLimiter implements KeyRateLimiter {
   /** Frees a call's slot and charges its tokens to the window current when it ends, which may be a later one. */
   end(keyId: string, window: KeyWindow, tokens: number): void {
     window.inFlight -= 1;
-    this.windowOf(keyId, this.now()).tokens += tokens;
+    const now = this.now();
+    // A key's counters are one object for the process's life: still in its window, it is the one to charge.
+    if (now - window.start < this.windowMs) window.tokens += tokens;
+    else this.windowOf(keyId, now).tokens += tokens;
   }
 
   private retryAfterSeconds(window: KeyWindow, now: number): number {

@@ -79,7 +79,7 @@ export async function handleCreateVideo(context: GatewayContext, services: Gatew
         request,
         routes: videoRoutes(model),
         send: (route) => route.videos.buildSubmit(request, route.route.target),
-        budget: { reserve: async (jobId, worst) => callLimits.reserve(jobId, worst), release: () => callLimits.finish(0, false) },
+        budget: { reserve: async (jobId, worst) => callLimits.reserveUntilEntry(jobId, worst), release: () => callLimits.finish(0, false) },
       },
       videoSubmitSettings(services, routing, requestId, model.id),
     );

@@ -61,7 +61,7 @@ export async function handleRemixVideo(context: GatewayContext, services: Gatewa
         routes: [route],
         send: (candidate) => (candidate.videos.buildRemix as NonNullable<typeof candidate.videos.buildRemix>)(upstreamJobId, prompt, candidate.route.target),
         remixedFromVideoId: source.id,
-        budget: { reserve: async (jobId, worst) => callLimits.reserve(jobId, worst), release: () => callLimits.finish(0, false) },
+        budget: { reserve: async (jobId, worst) => callLimits.reserveUntilEntry(jobId, worst), release: () => callLimits.finish(0, false) },
       },
       videoSubmitSettings(services, routing, requestId, model.id),
     );
