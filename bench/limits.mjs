@@ -135,18 +135,18 @@ try {
       const ratios = pairedRatios(mode, name);
       const summary = {
         unlimited_rps: of(mode, 'unlimited', 'rps'),
-        limited_rps: of(mode, name, 'rps'),
+        key_rps: of(mode, name, 'rps'),
         ratio_of_medians: Number((of(mode, name, 'rps') / of('memory', 'unlimited', 'rps')).toFixed(3)),
         paired_ratio_median: Number(median(ratios).toFixed(3)),
         paired_ratio_quartiles: [0.25, 0.75].map((quantile) => Number([...ratios].sort((a, b) => a - b)[Math.floor(quantile * (ratios.length - 1))].toFixed(3))),
         unlimited_cpu_us: of(mode, 'unlimited', 'cpu_us_per_request'),
-        limited_cpu_us: of(mode, name, 'cpu_us_per_request'),
+        key_cpu_us: of(mode, name, 'cpu_us_per_request'),
         errors: runsOf(mode, name).reduce((sum, entry) => sum + entry.errors, 0),
       };
       results.summary[mode][name] = summary;
       log(
-        `${mode} ${name}: ${summary.limited_rps} vs unlimited ${summary.unlimited_rps} rps (medians; ${summary.ratio_of_medians}× of in-memory unlimited); ` +
-          `paired ratio median ${summary.paired_ratio_median}× (quartiles ${summary.paired_ratio_quartiles.join('–')}); CPU ${summary.limited_cpu_us} vs ${summary.unlimited_cpu_us} µs/request; errors ${summary.errors}`,
+        `${mode} ${name}: ${summary.key_rps} vs unlimited ${summary.unlimited_rps} rps (medians; ${summary.ratio_of_medians}× of in-memory unlimited); ` +
+          `paired ratio median ${summary.paired_ratio_median}× (quartiles ${summary.paired_ratio_quartiles.join('–')}); CPU ${summary.key_cpu_us} vs ${summary.unlimited_cpu_us} µs/request; errors ${summary.errors}`,
       );
     }
   }
