@@ -6,15 +6,7 @@ export class MemoryUpstreamCaps implements UpstreamCaps {
 
   acquire(provider: string, limit: number): UpstreamSlot | undefined {
     if ((this.slots.current.get(provider) ?? 0) >= limit) return undefined;
-    this.slots.take(provider);
-    let released = false;
-    return {
-      release: () => {
-        if (released) return;
-        released = true;
-        this.slots.give(provider);
-      },
-    };
+    return this.slots.take(provider);
   }
 
   held(): ReadonlyMap<string, number> {

@@ -46,34 +46,26 @@ export class RedisUpstreamCaps implements UpstreamCaps {
     } catch (error) {
       // Closed: throws the 503. Open: the call goes on, uncounted.
       this.options.outage.failed(error);
-      return this.localSlot(provider, undefined);
+      return this.slots.take(provider);
     }
     this.options.outage.answered();
     if (taken !== 1) return undefined;
-    return this.localSlot(provider, { inFlightKey, callId, renewal: renewLeaseEvery(this.redis, inFlightKey, callId, { ms: this.leaseMs, now: this.now, outage: this.options.outage }) });
+    return this.sharedSlot(provider, { inFlightKey, callId, renewal: renewLeaseEvery(this.redis, inFlightKey, callId, { ms: this.leaseMs, now: this.now, outage: this.options.outage }) });
   }
 
   held(): ReadonlyMap<string, number> {
     return this.slots.current;
   }
 
-  private localSlot(provider: string, shared: { inFlightKey: string; callId: string; renewal: NodeJS.Timeout } | undefined): UpstreamSlot {
-    this.slots.take(provider);
-    let released = false;
-    return {
-      release: () => {
-        if (released) return;
-        released = true;
-        this.slots.give(provider);
-        if (shared === undefined) return;
-        clearInterval(shared.renewal);
-        // Nobody waits on this: a failure is logged by the outage and the slot lapses with its lease.
-        this.redis.zrem(shared.inFlightKey, shared.callId).then(
-          () => this.options.outage.answered(),
-          (error: unknown) => this.options.outage.failedQuietly(error),
-        );
-      },
-    };
+  /** A slot counted here and leased in Redis: its release stops the renewal and frees the lease. */
+  private sharedSlot(provider: string, shared: { inFlightKey: string; callId: string; renewal: NodeJS.Timeout }): UpstreamSlot {
+    return this.slots.take(provider, () => {
+      clearInterval(shared.renewal);
+      // Nobody waits on this: a failure is logged by the outage and the slot lapses with its lease.
+      this.redis.zrem(shared.inFlightKey, shared.callId).then(
+        () => this.options.outage.answered(),
+        (error: unknown) => this.options.outage.failedQuietly(error),
+      );
+    });
   }
-
 }

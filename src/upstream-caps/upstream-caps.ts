@@ -22,12 +22,18 @@ export interface UpstreamCaps {
 export class HeldSlots {
   private readonly counts = new Map<string, number>();
 
-  take(provider: string): void {
+  /** Counts a slot of `provider` until its release, which runs `onRelease` after giving the slot back; once only. */
+  take(provider: string, onRelease?: () => void): UpstreamSlot {
     this.counts.set(provider, (this.counts.get(provider) ?? 0) + 1);
-  }
-
-  give(provider: string): void {
-    this.counts.set(provider, (this.counts.get(provider) ?? 1) - 1);
+    let released = false;
+    return {
+      release: () => {
+        if (released) return;
+        released = true;
+        this.counts.set(provider, (this.counts.get(provider) ?? 1) - 1);
+        onRelease?.();
+      },
+    };
   }
 
   get current(): ReadonlyMap<string, number> {
