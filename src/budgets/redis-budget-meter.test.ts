@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closedPort, closeRedis, freshKeyPrefix, OwnRedisServer, recordingLogger, testOutage, testRedisClient, testRedisUrl } from '../redis/redis-test-support.js';
+import { describe, expect, it } from 'vitest';
+import { closedPort, describeWithRedis, freshKeyPrefix, OwnRedisServer, recordingLogger, testOutage, testRedisClient } from '../redis/redis-test-support.js';
 import type { FailMode } from '../config/config-schema.js';
 import type { KeySpend } from '../storage/ports.js';
 import { budgetedKey, describeBudgetMeterContract, settledEntry, storedSpend } from './budget-meter-contract.js';
@@ -9,21 +9,7 @@ import { RedisBudgetMeter } from './redis-budget-meter.js';
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const nothingSpent = (): Promise<KeySpend> => Promise.resolve({ total: 0n, month: 0n, day: 0n });
 
-if (testRedisUrl === undefined) {
-  describe.skip('redis budgets (TEST_REDIS_URL is not set; run under scripts/with-redis.js)', () => {
-    it('skipped', () => undefined);
-  });
-} else {
-  const url = testRedisUrl;
-  let first: Redis;
-  let second: Redis;
-  beforeAll(async () => {
-    [first, second] = await Promise.all([testRedisClient(url), testRedisClient(url)]);
-  });
-  afterAll(async () => {
-    await Promise.all([closeRedis(first), closeRedis(second)]);
-  });
-
+describeWithRedis('redis budgets', (redis, url) => {
   const meterOn = (client: Redis, keyPrefix: string, settings: { readSpend?: (keyId: string, at: Date) => Promise<KeySpend>; mode?: FailMode; reservationTtlMs?: number; now?: () => number } = {}) =>
     new RedisBudgetMeter(client, {
       keyPrefix,
@@ -34,13 +20,13 @@ if (testRedisUrl === undefined) {
     });
 
   describeBudgetMeterContract('redis', (readSpend, now, reservationTtlMs) =>
-    meterOn(first, freshKeyPrefix(), { readSpend, now, ...(reservationTtlMs === undefined ? {} : { reservationTtlMs }) }),
+    meterOn(redis.first, freshKeyPrefix(), { readSpend, now, ...(reservationTtlMs === undefined ? {} : { reservationTtlMs }) }),
   );
 
   describe('redis budgets across instances', () => {
     it('never reserves more than the budget from two instances at once', async () => {
       const prefix = freshKeyPrefix();
-      const meters = [meterOn(first, prefix), meterOn(second, prefix)];
+      const meters = [meterOn(redis.first, prefix), meterOn(redis.second, prefix)];
       const limited = budgetedKey({ budgetNanoUsd: 1_000n });
       const results = await Promise.allSettled(Array.from({ length: 30 }, (_, index) => meters[index % 2]!.reserve(limited, `call_${index}`, 100n)));
       expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(10);
@@ -49,27 +35,27 @@ if (testRedisUrl === undefined) {
 
     it('sees spend settled on another instance at once', async () => {
       const prefix = freshKeyPrefix();
-      const [one, other] = [meterOn(first, prefix), meterOn(second, prefix)];
+      const [one, other] = [meterOn(redis.first, prefix), meterOn(redis.second, prefix)];
       const limited = budgetedKey({ budgetNanoUsd: 1_000n });
       await one.reserve(limited, 'a', 100n);
       one.settle(settledEntry('a', 950n, Date.now()));
-      await first.ping();
+      await redis.first.ping();
       await expect(Promise.resolve(other.reserve(limited, 'b', 51n))).rejects.toThrow('$0.00000005 is left');
       await expect(Promise.resolve(other.reserve(limited, 'b', 50n))).resolves.toBeUndefined();
     });
 
     it('counts a settlement repeated for the same request once', async () => {
       const prefix = freshKeyPrefix();
-      const meter = meterOn(first, prefix);
+      const meter = meterOn(redis.first, prefix);
       const limited = budgetedKey({ budgetNanoUsd: 1_000n });
       await meter.reserve(limited, 'a', 500n);
       const entry = settledEntry('a', 400n, Date.now());
       meter.settle(entry);
       meter.settle(entry);
-      meterOn(second, prefix).settle(entry);
-      await second.ping();
+      meterOn(redis.second, prefix).settle(entry);
+      await redis.second.ping();
       await expect(Promise.resolve(meter.reserve(limited, 'b', 600n))).resolves.toBeUndefined();
-      expect(await first.hget(`${prefix}budget:{key_1}:spend`, 'total')).toBe('400');
+      expect(await redis.first.hget(`${prefix}budget:{key_1}:spend`, 'total')).toBe('400');
     });
 
     it('seeds a key once from the stored totals when instances start at once, and again after redis lost them', async () => {
@@ -83,17 +69,17 @@ if (testRedisUrl === undefined) {
         await delay(read === 2 ? 60 : 10);
         return read === 2 ? { ...stored, total: 900n } : stored;
       };
-      const [one, other] = [meterOn(first, prefix, { readSpend }), meterOn(second, prefix, { readSpend })];
+      const [one, other] = [meterOn(redis.first, prefix, { readSpend }), meterOn(redis.second, prefix, { readSpend })];
       const limited = budgetedKey({ budgetNanoUsd: 1_000n });
       await Promise.all([one.reserve(limited, 'a', 100n), other.reserve(limited, 'b', 100n)]);
       expect(reads).toBe(2);
       await expect(Promise.resolve(one.reserve(limited, 'c', 101n))).rejects.toThrow('$0.0000003 is left beside requests in flight');
-      expect(await first.hget(`${prefix}budget:{key_1}:spend`, 'total')).toBe('700');
+      expect(await redis.first.hget(`${prefix}budget:{key_1}:spend`, 'total')).toBe('700');
       expect(reads).toBe(2);
       // Redis restarted without persistence: everything of this key is gone, the ledger has moved on.
-      const written = await first.keys(`${prefix}*`);
+      const written = await redis.first.keys(`${prefix}*`);
       expect(written.length).toBeGreaterThan(0);
-      await first.del(...written);
+      await redis.first.del(...written);
       stored = { total: 950n, month: 300n, day: 100n };
       await expect(Promise.resolve(other.reserve(limited, 'd', 51n))).rejects.toThrow('$0.00000005 is left');
       expect(reads).toBe(3);
@@ -103,12 +89,12 @@ if (testRedisUrl === undefined) {
     it('keeps amounts beyond 2^53 nano-USD exact', async () => {
       const prefix = freshKeyPrefix();
       const big = 2n ** 60n + 7n;
-      const meter = meterOn(first, prefix, { readSpend: async () => ({ total: big, month: 0n, day: 0n }) });
+      const meter = meterOn(redis.first, prefix, { readSpend: async () => ({ total: big, month: 0n, day: 0n }) });
       await meter.reserve(budgetedKey({ budgetNanoUsd: 2n ** 62n }), 'a', 3n);
       meter.settle(settledEntry('a', 2n ** 55n + 1n, Date.now()));
-      await first.ping();
-      expect(await first.hget(`${prefix}budget:{key_1}:spend`, 'total')).toBe((big + 2n ** 55n + 1n).toString());
-      expect(await first.hget(`${prefix}budget:{key_1}:spend`, 'reserved')).toBe('0');
+      await redis.first.ping();
+      expect(await redis.first.hget(`${prefix}budget:{key_1}:spend`, 'total')).toBe((big + 2n ** 55n + 1n).toString());
+      expect(await redis.first.hget(`${prefix}budget:{key_1}:spend`, 'reserved')).toBe('0');
     });
 
     it('releases the reservations of an instance that died once they lapse', async () => {
@@ -117,7 +103,7 @@ if (testRedisUrl === undefined) {
       const limited = budgetedKey({ budgetNanoUsd: 100n });
       await meterOn(dying, prefix, { reservationTtlMs: 500 }).reserve(limited, 'lost', 100n);
       dying.disconnect();
-      const survivor = meterOn(second, prefix, { reservationTtlMs: 500 });
+      const survivor = meterOn(redis.second, prefix, { reservationTtlMs: 500 });
       await expect(Promise.resolve(survivor.reserve(limited, 'next', 1n))).rejects.toMatchObject({ code: 'budget_exhausted' });
       await delay(600);
       await expect(Promise.resolve(survivor.reserve(limited, 'next', 100n))).resolves.toBeUndefined();
@@ -125,14 +111,14 @@ if (testRedisUrl === undefined) {
 
     it('lets every key it writes expire', async () => {
       const prefix = freshKeyPrefix();
-      const meter = meterOn(first, prefix);
+      const meter = meterOn(redis.first, prefix);
       await meter.reserve(budgetedKey({ budgetNanoUsd: 1_000n }), 'a', 100n);
       await meter.reserve(budgetedKey({ budgetNanoUsd: 1_000n }), 'b', 100n);
       meter.settle(settledEntry('a', 10n, Date.now()));
-      await first.ping();
-      const written = await first.keys(`${prefix}*`);
+      await redis.first.ping();
+      const written = await redis.first.keys(`${prefix}*`);
       expect(written.sort()).toEqual([`${prefix}budget:{key_1}:amounts`, `${prefix}budget:{key_1}:reservations`, `${prefix}budget:{key_1}:settled:a`, `${prefix}budget:{key_1}:spend`]);
-      for (const key of written) expect(await first.pttl(key)).toBeGreaterThan(0);
+      for (const key of written) expect(await redis.first.pttl(key)).toBeGreaterThan(0);
     });
   });
 
@@ -148,12 +134,12 @@ if (testRedisUrl === undefined) {
     it('does not send again a settlement Redis refused, which would fail every time', async () => {
       const { logger, messages } = recordingLogger();
       const prefix = freshKeyPrefix();
-      const meter = new RedisBudgetMeter(first, { keyPrefix: prefix, outage: testOutage('budgets', 'closed', logger), readSpend: nothingSpent });
+      const meter = new RedisBudgetMeter(redis.first, { keyPrefix: prefix, outage: testOutage('budgets', 'closed', logger), readSpend: nothingSpent });
       await meter.reserve(budgetedKey({ budgetNanoUsd: 1_000n }), 'a', 1n);
       // Something else wrote one of the key's entries as another type: its settlement fails in the script.
-      await first.set(`${prefix}budget:{key_1}:amounts`, 'not a hash');
+      await redis.first.set(`${prefix}budget:{key_1}:amounts`, 'not a hash');
       meter.settle(settledEntry('a', 5n, Date.now()));
-      await first.ping();
+      await redis.first.ping();
       for (const request of ['b', 'c', 'd']) await meter.reserve(budgetedKey({ budgetNanoUsd: 1_000n }, 'key_2'), request, 1n);
       await delay(20);
       expect(messages()).toHaveLength(2);
@@ -210,4 +196,4 @@ if (testRedisUrl === undefined) {
       }
     });
   });
-}
+});

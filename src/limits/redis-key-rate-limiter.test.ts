@@ -1,38 +1,23 @@
-import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../errors/gateway-error.js';
-import { closedPort, closeRedis, freshKeyPrefix, OwnRedisServer, recordingLogger, testOutage, testRedisClient, testRedisUrl } from '../redis/redis-test-support.js';
+import { closedPort, describeWithRedis, freshKeyPrefix, OwnRedisServer, recordingLogger, testOutage, testRedisClient } from '../redis/redis-test-support.js';
 import { describeKeyRateLimiterContract, rateLimitedKey } from './key-rate-limiter-contract.js';
 import { RateLimitedError } from './rate-limited-error.js';
 import { RedisKeyRateLimiter } from './redis-key-rate-limiter.js';
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-if (testRedisUrl === undefined) {
-  describe.skip('redis rate limits (TEST_REDIS_URL is not set; run under scripts/with-redis.js)', () => {
-    it('skipped', () => undefined);
-  });
-} else {
-  const url = testRedisUrl;
-  let first: Redis;
-  let second: Redis;
-  beforeAll(async () => {
-    [first, second] = await Promise.all([testRedisClient(url), testRedisClient(url)]);
-  });
-  afterAll(async () => {
-    await Promise.all([closeRedis(first), closeRedis(second)]);
-  });
-
+describeWithRedis('redis rate limits', (redis, url) => {
   describeKeyRateLimiterContract('redis', (now, windowMs) =>
-    new RedisKeyRateLimiter(first, { keyPrefix: freshKeyPrefix(), outage: testOutage('rate limits', 'closed'), now, ...(windowMs === undefined ? {} : { windowMs }) }));
+    new RedisKeyRateLimiter(redis.first, { keyPrefix: freshKeyPrefix(), outage: testOutage('rate limits', 'closed'), now, ...(windowMs === undefined ? {} : { windowMs }) }));
 
   describe('redis rate limits across instances', () => {
     const pair = (leaseMs?: number) => {
       const keyPrefix = freshKeyPrefix();
       const options = (leaseMs === undefined ? {} : { leaseMs });
       return [
-        new RedisKeyRateLimiter(first, { keyPrefix, outage: testOutage('rate limits', 'closed'), ...options }),
-        new RedisKeyRateLimiter(second, { keyPrefix, outage: testOutage('rate limits', 'closed'), ...options }),
+        new RedisKeyRateLimiter(redis.first, { keyPrefix, outage: testOutage('rate limits', 'closed'), ...options }),
+        new RedisKeyRateLimiter(redis.second, { keyPrefix, outage: testOutage('rate limits', 'closed'), ...options }),
       ] as const;
     };
 
@@ -54,8 +39,8 @@ if (testRedisUrl === undefined) {
       expect(admitted).toHaveLength(3);
       for (const admission of admitted) admission.finish(0);
       // The finish went out on the other connection: wait until it has landed.
-      await first.ping();
-      await second.ping();
+      await redis.first.ping();
+      await redis.second.ping();
       const again = await Promise.allSettled(Array.from({ length: 6 }, (_, index) => limiters[index % 2]!.admit(limited)));
       expect(again.filter((result) => result.status === 'fulfilled')).toHaveLength(3);
     });
@@ -65,7 +50,7 @@ if (testRedisUrl === undefined) {
       if (Date.now() % 60_000 > 55_000) await delay(60_000 - (Date.now() % 60_000) + 50);
       const limited = rateLimitedKey({ tpm: 1_000 });
       (await limiters[0].admit(limited)).finish(1_000);
-      await first.ping();
+      await redis.first.ping();
       await expect(limiters[1].admit(limited)).rejects.toThrow('1000 tokens per minute');
     });
 
@@ -77,11 +62,11 @@ if (testRedisUrl === undefined) {
       // Renewed every 200 ms: still held after longer than one lease.
       await expect(limiters[1].admit(limited)).rejects.toBeInstanceOf(RateLimitedError);
       live.finish(0);
-      await first.ping();
+      await redis.first.ping();
       const crashed = await testRedisClient(url);
       const prefix = freshKeyPrefix();
       const dying = new RedisKeyRateLimiter(crashed, { keyPrefix: prefix, outage: testOutage('rate limits', 'open'), leaseMs: 600 });
-      const survivor = new RedisKeyRateLimiter(second, { keyPrefix: prefix, outage: testOutage('rate limits', 'closed'), leaseMs: 600 });
+      const survivor = new RedisKeyRateLimiter(redis.second, { keyPrefix: prefix, outage: testOutage('rate limits', 'closed'), leaseMs: 600 });
       await dying.admit(limited);
       // The instance is gone: no finish, no renewal.
       crashed.disconnect();
@@ -92,17 +77,17 @@ if (testRedisUrl === undefined) {
 
     it('lets every key it writes expire', async () => {
       const keyPrefix = freshKeyPrefix();
-      const limiter = new RedisKeyRateLimiter(first, { keyPrefix, outage: testOutage('rate limits', 'closed') });
+      const limiter = new RedisKeyRateLimiter(redis.first, { keyPrefix, outage: testOutage('rate limits', 'closed') });
       const admission = await limiter.admit(rateLimitedKey({ rpm: 5, tpm: 100, concurrency: 2 }));
       admission.finish(10);
-      await first.ping();
-      const keys = await first.keys(`${keyPrefix}*`);
+      await redis.first.ping();
+      const keys = await redis.first.keys(`${keyPrefix}*`);
       expect(keys).toHaveLength(2);
       await limiter.admit(rateLimitedKey({ rpm: 5, tpm: 100, concurrency: 2 }));
-      const written = await first.keys(`${keyPrefix}*`);
+      const written = await redis.first.keys(`${keyPrefix}*`);
       expect(written).toHaveLength(3);
       for (const key of written) {
-        const ttl = await first.pttl(key);
+        const ttl = await redis.first.pttl(key);
         expect(ttl).toBeGreaterThan(0);
         expect(ttl).toBeLessThanOrEqual(120_000);
       }
@@ -130,9 +115,9 @@ if (testRedisUrl === undefined) {
     it('says so when redis answers with an error rather than not at all', async () => {
       const { logger, messages } = recordingLogger();
       const keyPrefix = freshKeyPrefix();
-      const limiter = new RedisKeyRateLimiter(first, { keyPrefix, outage: testOutage('rate limits', 'open', logger) });
+      const limiter = new RedisKeyRateLimiter(redis.first, { keyPrefix, outage: testOutage('rate limits', 'open', logger) });
       // Something else wrote the in-flight key as another type: the script fails on it.
-      await first.set(`${keyPrefix}rate:{key_1}:in-flight`, 'not a sorted set');
+      await redis.first.set(`${keyPrefix}rate:{key_1}:in-flight`, 'not a sorted set');
       expect((await limiter.admit(rateLimitedKey({ concurrency: 1 }))).standing).toBeNull();
       await delay(20);
       expect(messages()).toHaveLength(1);
@@ -181,4 +166,4 @@ if (testRedisUrl === undefined) {
       }
     });
   });
-}
+});

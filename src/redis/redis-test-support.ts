@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, it } from 'vitest';
 import type { FailMode } from '../config/config-schema.js';
 import { createLogger, type Logger } from '../logging/logger.js';
 import { closeRedis, connectRedis, openRedis } from './open-redis.js';
@@ -45,6 +46,35 @@ export async function testRedisClient(url: string, logger = recordingLogger().lo
 }
 
 export { closeRedis };
+
+/** Two clients of the throwaway Redis, as two gateway instances hold theirs. */
+export interface RedisPair {
+  first: Redis;
+  second: Redis;
+}
+
+/**
+ * Declares `body`'s tests with two clients of the throwaway Redis (`url`), opened before them and
+ * closed after; skipped, saying why, when `TEST_REDIS_URL` is not set.
+ */
+export function describeWithRedis(name: string, body: (redis: RedisPair, url: string) => void): void {
+  if (testRedisUrl === undefined) {
+    describe.skip(`${name} (TEST_REDIS_URL is not set; run under scripts/with-redis.js)`, () => {
+      it('skipped', () => undefined);
+    });
+    return;
+  }
+  const url = testRedisUrl;
+  // Filled before the first test runs; the tests only read it.
+  const redis = {} as RedisPair;
+  beforeAll(async () => {
+    [redis.first, redis.second] = await Promise.all([testRedisClient(url), testRedisClient(url)]);
+  });
+  afterAll(async () => {
+    await Promise.all([closeRedis(redis.first), closeRedis(redis.second)]);
+  });
+  body(redis, url);
+}
 
 /** A port nothing listens on (it was free a moment ago). */
 export function closedPort(): Promise<number> {

@@ -1,33 +1,18 @@
-import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../errors/gateway-error.js';
-import { closedPort, closeRedis, freshKeyPrefix, testOutage, testRedisClient, testRedisUrl } from '../redis/redis-test-support.js';
+import { closedPort, closeRedis, describeWithRedis, freshKeyPrefix, testOutage, testRedisClient } from '../redis/redis-test-support.js';
 import { RedisUpstreamCaps } from './redis-upstream-caps.js';
 import { describeUpstreamCapsContract } from './upstream-caps-contract.js';
 
 const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-if (testRedisUrl === undefined) {
-  describe.skip('redis upstream caps (TEST_REDIS_URL is not set; run under scripts/with-redis.js)', () => {
-    it('skipped', () => undefined);
-  });
-} else {
-  const url = testRedisUrl;
-  let first: Redis;
-  let second: Redis;
-  beforeAll(async () => {
-    [first, second] = await Promise.all([testRedisClient(url), testRedisClient(url)]);
-  });
-  afterAll(async () => {
-    await Promise.all([closeRedis(first), closeRedis(second)]);
-  });
-
-  describeUpstreamCapsContract('redis', () => new RedisUpstreamCaps(first, { keyPrefix: freshKeyPrefix(), outage: testOutage('upstream caps', 'closed') }));
+describeWithRedis('redis upstream caps', (redis, url) => {
+  describeUpstreamCapsContract('redis', () => new RedisUpstreamCaps(redis.first, { keyPrefix: freshKeyPrefix(), outage: testOutage('upstream caps', 'closed') }));
 
   describe('redis upstream caps across instances', () => {
     it('never hands out more slots than the cap from two instances asking at once', async () => {
       const keyPrefix = freshKeyPrefix();
-      const instances = [first, second].map((client) => new RedisUpstreamCaps(client, { keyPrefix, outage: testOutage('upstream caps', 'closed') }));
+      const instances = [redis.first, redis.second].map((client) => new RedisUpstreamCaps(client, { keyPrefix, outage: testOutage('upstream caps', 'closed') }));
       const slots = await Promise.all(Array.from({ length: 20 }, (_, index) => (instances[index % 2] as RedisUpstreamCaps).acquire('vendor', 3)));
       expect(slots.filter((slot) => slot !== undefined)).toHaveLength(3);
       const heldByEach = instances.map((caps) => caps.held().get('vendor') ?? 0);
@@ -41,7 +26,7 @@ if (testRedisUrl === undefined) {
       const keyPrefix = freshKeyPrefix();
       const crashed = await testRedisClient(url);
       const dying = new RedisUpstreamCaps(crashed, { keyPrefix, outage: testOutage('upstream caps', 'open'), leaseMs: 600 });
-      const survivor = new RedisUpstreamCaps(second, { keyPrefix, outage: testOutage('upstream caps', 'closed'), leaseMs: 600 });
+      const survivor = new RedisUpstreamCaps(redis.second, { keyPrefix, outage: testOutage('upstream caps', 'closed'), leaseMs: 600 });
       const live = await survivor.acquire('vendor', 2);
       expect(await dying.acquire('vendor', 2)).toBeDefined();
       crashed.disconnect();
@@ -73,4 +58,4 @@ if (testRedisUrl === undefined) {
       }
     });
   });
-}
+});
