@@ -11,8 +11,13 @@ export class LedgerWriter {
   private queue: LedgerEntry[] = [];
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
-  /** Entries on their way: a stream's is recorded once its last byte has gone or it was cut. */
-  private readonly pending = new Set<Promise<unknown>>();
+  /**
+   * How many entries are on their way (a stream's is recorded once its last byte has gone or it
+   * was cut): a count, not a set of them, which would take and drop a table entry on every call.
+   */
+  private pending = 0;
+  /** Resolves `close()`'s wait when the last entry on its way arrives. */
+  private allArrived: (() => void) | undefined;
 
   constructor(
     private readonly ledger: UsageLedger,
@@ -29,13 +34,15 @@ export class LedgerWriter {
 
   /** Notes an entry on its way (resolved once recorded), which `close()` waits for; returns it. */
   awaiting<T>(entry: Promise<T>): Promise<T> {
-    this.pending.add(entry);
-    const settled = (): void => {
-      this.pending.delete(entry);
-    };
-    entry.then(settled, settled);
+    this.pending += 1;
+    entry.then(this.arrived, this.arrived);
     return entry;
   }
+
+  private readonly arrived = (): void => {
+    this.pending -= 1;
+    if (this.pending === 0) this.allArrived?.();
+  };
 
   record(entry: LedgerEntry): void {
     for (const listener of this.listeners) {
@@ -67,14 +74,15 @@ export class LedgerWriter {
    * theirs as they unwind — then writes everything queued.
    */
   async close(settleMs = 5_000): Promise<void> {
-    if (this.pending.size > 0) {
+    if (this.pending > 0) {
       let timer: NodeJS.Timeout | undefined;
-      const givenUp = new Promise<void>((resolve) => {
+      await new Promise<void>((resolve) => {
+        this.allArrived = resolve;
         timer = setTimeout(resolve, settleMs);
       });
-      await Promise.race([Promise.allSettled([...this.pending]), givenUp]);
       clearTimeout(timer);
-      if (this.pending.size > 0) this.logger.warn({ entries: this.pending.size }, 'ledger entries still unsettled at shutdown');
+      this.allArrived = undefined;
+      if (this.pending > 0) this.logger.warn({ entries: this.pending }, 'ledger entries still unsettled at shutdown');
     }
     await this.flush();
   }

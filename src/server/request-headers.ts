@@ -28,9 +28,9 @@ export function nodeRequestHeaders(incoming: IncomingMessage): HeaderSource {
  */
 export function clientAbortScope(outgoing: ServerResponse, drain: CallDrain): AbortScope {
   const scope = new AbortScope();
-  drain.track(scope);
+  const tracked = drain.track(scope);
   outgoing.once('close', () => {
-    drain.untrack(scope);
+    drain.untrack(tracked);
     if (!outgoing.writableFinished) scope.abort();
   });
   return scope;
