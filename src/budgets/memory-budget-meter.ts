@@ -22,6 +22,9 @@ interface KeyBudgetState {
   readonly reservations: Map<string, Reservation>;
 }
 
+/** One of the steps `inState` runs on a key's loaded state. */
+type ReservationStep<T> = (this: MemoryBudgetMeter, state: KeyBudgetState, key: ApiKeyRecord, requestId: string, worstNanoUsd: bigint) => T;
+
 /**
  * How long a reservation waiting for an entry may outlive it (a lost entry must not block a key
  * forever). A call's own reservation needs none: it ends when the call does, however the call ends.
@@ -46,25 +49,26 @@ export class MemoryBudgetMeter implements BudgetMeter {
 
   reserveForCall(key: ApiKeyRecord, requestId: string, worstNanoUsd: bigint): BudgetHold | Promise<BudgetHold> {
     if (!hasBudget(key)) return noHold;
-    return this.inState(key, (state) => this.holdIn(state, key, worstNanoUsd));
+    return this.inState(this.holdIn, key, requestId, worstNanoUsd);
   }
 
   reserve(key: ApiKeyRecord, requestId: string, worstNanoUsd: bigint): Promise<void> | undefined {
     if (!hasBudget(key)) return undefined;
-    const reserved = this.inState(key, (state) => this.reserveIn(state, key, requestId, worstNanoUsd));
+    const reserved = this.inState(this.reserveIn, key, requestId, worstNanoUsd);
     return reserved instanceof Promise ? reserved : undefined;
   }
 
   /**
    * Runs `step` on the key's state: at once when it is loaded — checked and reserved in one
    * synchronous step, so no other call can come between — else once the running totals are read.
-   * A refusal is a rejected promise either way.
+   * A refusal is a rejected promise either way. The step and its arguments are passed apart, so
+   * the call's path allocates no closure.
    */
-  private inState<T>(key: ApiKeyRecord, step: (state: KeyBudgetState) => T): T | Promise<T> {
+  private inState<T>(step: ReservationStep<T>, key: ApiKeyRecord, requestId: string, worstNanoUsd: bigint): T | Promise<T> {
     const known = this.states.get(key.id);
-    if (known === undefined || known instanceof Promise) return this.stateOf(key.id).then(step);
+    if (known === undefined || known instanceof Promise) return this.stateOf(key.id).then((state) => step.call(this, state, key, requestId, worstNanoUsd));
     try {
-      return step(known);
+      return step.call(this, known, key, requestId, worstNanoUsd);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -75,35 +79,34 @@ export class MemoryBudgetMeter implements BudgetMeter {
    * dropping an entry per call costs the whole process measurably (its tables are promoted and
    * rebuilt under the collector), where this is two additions.
    */
-  private holdIn(state: KeyBudgetState, key: ApiKeyRecord, worstNanoUsd: bigint): BudgetHold {
+  private holdIn(state: KeyBudgetState, key: ApiKeyRecord, _requestId: string, worstNanoUsd: bigint): BudgetHold {
     this.check(state, key, worstNanoUsd);
     state.reserved += worstNanoUsd;
     return new CallHold(state, worstNanoUsd);
   }
 
   private reserveIn(state: KeyBudgetState, key: ApiKeyRecord, requestId: string, worstNanoUsd: bigint): void {
-    const now = this.check(state, key, worstNanoUsd);
+    this.check(state, key, worstNanoUsd);
     state.reserved += worstNanoUsd;
-    state.reservations.set(requestId, { nanoUsd: worstNanoUsd, expiresAt: now + this.reservationTtlMs });
+    state.reservations.set(requestId, { nanoUsd: worstNanoUsd, expiresAt: this.now() + this.reservationTtlMs });
   }
 
-  /** Throws the 402 when the worst case does not fit the key's budgets; returns the time it checked at. */
-  private check(state: KeyBudgetState, key: ApiKeyRecord, worstNanoUsd: bigint): number {
+  /** Throws the 402 when the worst case does not fit the key's budgets. */
+  private check(state: KeyBudgetState, key: ApiKeyRecord, worstNanoUsd: bigint): void {
+    if (this.fits(key, state, worstNanoUsd)) return;
     const now = this.now();
-    if (!this.fits(key, state, now, worstNanoUsd)) {
-      // Reservations lost to calls that never settled expire; look for them only when they matter.
-      this.dropExpired(state, now);
-      this.refuse(key, state, now, worstNanoUsd);
-    }
-    return now;
+    // Reservations lost to calls that never settled expire; look for them only when they matter.
+    this.dropExpired(state, now);
+    this.refuse(key, state, now, worstNanoUsd);
   }
 
-  private fits(key: ApiKeyRecord, state: KeyBudgetState, now: number, worstNanoUsd: bigint): boolean {
+  private fits(key: ApiKeyRecord, state: KeyBudgetState, worstNanoUsd: bigint): boolean {
     const committed = state.reserved + worstNanoUsd;
     if (key.budgetNanoUsd !== null && state.total + committed > key.budgetNanoUsd) return false;
-    // Most budgeted keys have only an absolute budget: the calendar is read only when a period has one.
+    // Most budgeted keys have only an absolute budget: the clock and the calendar are read only when
+    // a period has one (reading the clock costs a call as much as the arithmetic).
     if (key.monthlyBudgetNanoUsd === null && key.dailyBudgetNanoUsd === null) return true;
-    const { month, day } = spendPeriods(now);
+    const { month, day } = spendPeriods(this.now());
     return (
       (key.monthlyBudgetNanoUsd === null || spentIn(state.month, state.monthSpent, month) + committed <= key.monthlyBudgetNanoUsd) &&
       (key.dailyBudgetNanoUsd === null || spentIn(state.day, state.daySpent, day) + committed <= key.dailyBudgetNanoUsd)
@@ -159,6 +162,8 @@ export class MemoryBudgetMeter implements BudgetMeter {
   }
 
   private endReservation(state: KeyBudgetState, requestId: string): void {
+    // Only video jobs file reservations by id: most entries have none to look for (hashing the id is the cost).
+    if (state.reservations.size === 0) return;
     const reservation = state.reservations.get(requestId);
     if (reservation === undefined) return;
     state.reservations.delete(requestId);
