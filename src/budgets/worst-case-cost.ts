@@ -21,11 +21,10 @@ const tokensPerMillion = 1_000_000n;
  * apply to it (cache writes may cost more than input; reasoning may cost more than output; a
  * long-context tier applies if the bound crosses its threshold). Rounded up to the nano-dollar.
  */
-export function worstTextCostNanoUsd(price: PriceEntry | undefined, rawBody: string, outputCap: number | undefined, bodyBytes?: number): bigint {
+export function worstTextCostNanoUsd(price: PriceEntry | undefined, rawBody: string, outputCap: number | undefined): bigint {
   const prices = price?.text ?? price?.image?.tokens;
   if (prices === undefined) return 0n;
-  // The body's size in bytes, when the caller has it from the bytes it read, saves measuring the text again.
-  const inputTokens = (bodyBytes ?? Buffer.byteLength(rawBody)) + referencedImages(rawBody) * tokensPerReferencedImage;
+  const inputTokens = Buffer.byteLength(rawBody) + referencedImages(rawBody) * tokensPerReferencedImage;
   return tokensWorstNanoUsd(prices, inputTokens, outputCap ?? uncappedOutputTokens);
 }
 

@@ -66,10 +66,7 @@ export async function handleTextRequest(
     const { rawBody, parsedBody, deliver } = prepare === undefined ? read : await prepare(read, key);
     const { request, refusal } = decodeForRouting(format, parsedBody);
     const model = resolveModel(catalog, request?.model ?? (parsedBody.model as string), 'text', key);
-    const passedBytes = rawBody === received ? rawBytes : undefined;
-    const reserving = callLimits.reserves
-      ? callLimits.reserve(requestId, worstTextCostNanoUsd(priceAt(model.prices, startedAt), rawBody, requestedOutputCap(parsedBody), passedBytes?.length))
-      : undefined;
+    const reserving = callLimits.reserves ? callLimits.reserve(requestId, worstTextCostNanoUsd(priceAt(model.prices, startedAt), rawBody, requestedOutputCap(parsedBody))) : undefined;
     if (reserving !== undefined) await reserving;
     metered = { requestId, key, model, route: undefined, family, rawBodyLength: rawBody.length, startedAt };
     const foreignBlobs = mayHoldForeignBlob(rawBody);
@@ -100,6 +97,7 @@ export async function handleTextRequest(
         // A body carrying another provider's reasoning blob is translated, which drops the blob.
         const passThrough = request === undefined || (native && !foreignBlobs);
         if (!passThrough) noteUnservedHostedTools(services, requestId, request, text.nativeFormats);
+        const passedBytes = rawBody === received ? rawBytes : undefined;
         // An uncapped route goes straight to the call; a capped one holds its slot until the answer ends.
         const call =
           route.maxConcurrency === undefined
