@@ -107,9 +107,9 @@ try {
   const names = Object.keys(keys);
   for (let rep = 1; rep <= settings.reps; rep += 1) {
     // Rotate which key goes first, so drift over the run hits every key alike. Keys outside, builds
-    // inside: a gateway that has sat idle while the others ran is slower for its first second (its
-    // heap has shrunk), and with builds outside, the same key of a build would always be that first
-    // second; this way every key of every build follows the same pause.
+    // inside: a gateway that has sat idle while the others ran is slower for its first second (most
+    // likely the memory it gave back while idle), and with builds outside, the same key of a build
+    // would always be that first second; this way every key of every build follows the same pause.
     const order = names.map((_, index) => names[(index + rep - 1) % names.length]);
     for (const name of order) {
       for (const mode of rep % 2 === 1 ? settings.modes : [...settings.modes].reverse()) {
