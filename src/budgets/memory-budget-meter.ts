@@ -22,9 +22,6 @@ interface KeyBudgetState {
   readonly reservations: Map<string, Reservation>;
 }
 
-/** One of the steps `inState` runs on a key's loaded state. */
-type ReservationStep<T> = (this: MemoryBudgetMeter, state: KeyBudgetState, key: ApiKeyRecord, requestId: string, worstNanoUsd: bigint) => T;
-
 /**
  * How long a reservation waiting for an entry may outlive it (a lost entry must not block a key
  * forever). A call's own reservation needs none: it ends when the call does, however the call ends.
@@ -49,26 +46,25 @@ export class MemoryBudgetMeter implements BudgetMeter {
 
   reserveForCall(key: ApiKeyRecord, requestId: string, worstNanoUsd: bigint): BudgetHold | Promise<BudgetHold> {
     if (!hasBudget(key)) return noHold;
-    return this.inState(this.holdIn, key, requestId, worstNanoUsd);
+    return this.inState(key, (state) => this.holdIn(state, key, worstNanoUsd));
   }
 
   reserve(key: ApiKeyRecord, requestId: string, worstNanoUsd: bigint): Promise<void> | undefined {
     if (!hasBudget(key)) return undefined;
-    const reserved = this.inState(this.reserveIn, key, requestId, worstNanoUsd);
+    const reserved = this.inState(key, (state) => this.reserveIn(state, key, requestId, worstNanoUsd));
     return reserved instanceof Promise ? reserved : undefined;
   }
 
   /**
    * Runs `step` on the key's state: at once when it is loaded — checked and reserved in one
    * synchronous step, so no other call can come between — else once the running totals are read.
-   * A refusal is a rejected promise either way. The step and its arguments are passed apart, so
-   * the call's path allocates no closure.
+   * A refusal is a rejected promise either way.
    */
-  private inState<T>(step: ReservationStep<T>, key: ApiKeyRecord, requestId: string, worstNanoUsd: bigint): T | Promise<T> {
+  private inState<T>(key: ApiKeyRecord, step: (state: KeyBudgetState) => T): T | Promise<T> {
     const known = this.states.get(key.id);
-    if (known === undefined || known instanceof Promise) return this.stateOf(key.id).then((state) => step.call(this, state, key, requestId, worstNanoUsd));
+    if (known === undefined || known instanceof Promise) return this.stateOf(key.id).then(step);
     try {
-      return step.call(this, known, key, requestId, worstNanoUsd);
+      return step(known);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -79,7 +75,7 @@ export class MemoryBudgetMeter implements BudgetMeter {
    * dropping an entry per call costs the whole process measurably (its tables are promoted and
    * rebuilt under the collector), where this is two additions.
    */
-  private holdIn(state: KeyBudgetState, key: ApiKeyRecord, _requestId: string, worstNanoUsd: bigint): BudgetHold {
+  private holdIn(state: KeyBudgetState, key: ApiKeyRecord, worstNanoUsd: bigint): BudgetHold {
     this.check(state, key, worstNanoUsd);
     state.reserved += worstNanoUsd;
     return new CallHold(state, worstNanoUsd);
