@@ -70,6 +70,18 @@ if (postgresAdminUrl === undefined || testRedisUrl === undefined) {
     throw new Error(`no 429 within ${withinMs} ms of Redis coming back`);
   }
 
+  /** Calls until the key is served again (each instance's Redis connection comes back on its own), or the time is up. */
+  async function untilServedAgain(gateway: TestGateway, secret: string, withinMs: number): Promise<number> {
+    const started = Date.now();
+    while (Date.now() - started < withinMs) {
+      const { status } = await chat(gateway, secret);
+      if (status === 200) return Date.now() - started;
+      expect(status).toBe(503);
+      await delay(50);
+    }
+    throw new Error(`not served within ${withinMs} ms of Redis coming back`);
+  }
+
   /** Refusing: a stopped Redis. Silent: a hung one, new connections unanswered. Stalled: a hung one on connections that were answering. */
   for (const fault of ['refusing', 'silent', 'stalled'] as const) {
     describe(`with Redis ${fault}`, () => {
@@ -98,7 +110,8 @@ if (postgresAdminUrl === undefined || testRedisUrl === undefined) {
         }
         const recoveredIn = await untilLimitedAgain(first, limited.secret, 8_000);
         expect(recoveredIn).toBeLessThan(5_000);
-        expect((await chat(second, budgeted.secret)).status).toBe(200);
+        // The other instance's connection recovers on its own schedule, within the same bound.
+        expect(await untilServedAgain(second, budgeted.secret, 8_000)).toBeLessThan(5_000);
         expect(await ready(first)).toBe(200);
         expect(await ready(second)).toBe(200);
       });
