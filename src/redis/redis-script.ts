@@ -1,28 +1,38 @@
+import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 
-type ScriptCommand = (...keysAndArgs: (string | number)[]) => Promise<unknown>;
-
 /**
- * A Lua script run in one round trip: ioredis sends EVALSHA and falls back to EVAL once when
- * Redis does not know the script yet (a fresh or restarted Redis), so the text travels rarely.
+ * A Lua script run in one round trip. The first time on a connection it goes as EVAL, which also
+ * loads it, and from then on as EVALSHA, so the text travels once per connection and commands
+ * keep the order they were sent in (a fire-and-forget settlement lands before the reservation sent
+ * after it). A Redis that lost its scripts answers NOSCRIPT, and the call goes again as EVAL.
+ * Plain commands rather than an ioredis defined command, whose handling per call cost a limited
+ * call measurably more of the gateway's CPU (bench/README.md "Limits and budgets on the hot path").
  */
 export class RedisScript {
-  private readonly defined = new WeakSet<Redis>();
+  private readonly sha: string;
+  /** The connections (sockets) this script has been sent on as EVAL. */
+  private readonly loadedOn = new WeakSet<object>();
 
   constructor(
     private readonly name: string,
     private readonly lua: string,
     private readonly numberOfKeys: number,
-  ) {}
+  ) {
+    this.sha = createHash('sha1').update(lua).digest('hex');
+  }
 
   run(client: Redis, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
     if (keys.length !== this.numberOfKeys) throw new Error(`The Redis script ${this.name} takes ${this.numberOfKeys} keys, not ${keys.length}.`);
-    if (!this.defined.has(client)) {
-      client.defineCommand(this.name, { lua: this.lua, numberOfKeys: this.numberOfKeys });
-      this.defined.add(client);
+    const connection = client.stream;
+    if (!this.loadedOn.has(connection)) {
+      this.loadedOn.add(connection);
+      return client.eval(this.lua, this.numberOfKeys, ...keys, ...args);
     }
-    // defineCommand adds the method at run time; its type is ours to state.
-    const command = (client as unknown as Record<string, ScriptCommand>)[this.name] as ScriptCommand;
-    return command.call(client, ...keys, ...args);
+    return client.evalsha(this.sha, this.numberOfKeys, ...keys, ...args).catch((error: unknown) => {
+      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
+      this.loadedOn.delete(connection);
+      return client.eval(this.lua, this.numberOfKeys, ...keys, ...args);
+    });
   }
 }
