@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openRedis } from './open-redis.js';
 import { RedisScript } from './redis-script.js';
-import { closedPort, closeRedis, OwnRedisServer, testRedisClient, testRedisUrl } from './redis-test-support.js';
+import { closedPort, closeRedis, OwnRedisServer, recordingLogger, testRedisClient, testRedisConfig, testRedisUrl } from './redis-test-support.js';
 
 const countUp = "return redis.call('INCRBY', KEYS[1], ARGV[1])";
 const counter = new RedisScript('testCountUp', countUp, 1);
@@ -47,6 +48,16 @@ describe.skipIf(testRedisUrl === undefined)('a Lua script run on Redis', () => {
       void setter.run(client, ['sent-first'], [7]);
       expect(await client.get('sent-first')).toBe('7');
     }));
+
+  it('fails as a promise on a client that has not connected yet', async () => {
+    // Opened as the gateway opens it, before its first connection attempt: no socket at all yet.
+    const client = openRedis({ ...testRedisConfig, url: `redis://127.0.0.1:${await closedPort()}` }, recordingLogger().logger);
+    try {
+      await expect(counter.run(client, ['count'], [1])).rejects.toThrow("Stream isn't writeable");
+    } finally {
+      await closeRedis(client);
+    }
+  });
 
   it("passes the script's own error on, and refuses a wrong number of keys before sending anything", () =>
     withClients(1, async (client) => {

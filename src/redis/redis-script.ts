@@ -24,9 +24,10 @@ export class RedisScript {
 
   run(client: Redis, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
     if (keys.length !== this.numberOfKeys) throw new Error(`The Redis script ${this.name} takes ${this.numberOfKeys} keys, not ${keys.length}.`);
-    const connection = client.stream;
-    if (!this.loadedOn.has(connection)) {
-      this.loadedOn.add(connection);
+    // No socket yet before the client's first connection attempt (the command then fails, as a promise).
+    const connection = client.stream as object | undefined;
+    if (connection === undefined || !this.loadedOn.has(connection)) {
+      if (connection !== undefined) this.loadedOn.add(connection);
       return client.eval(this.lua, this.numberOfKeys, ...keys, ...args);
     }
     return client.evalsha(this.sha, this.numberOfKeys, ...keys, ...args).catch((error: unknown) => {

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import type { FailMode } from '../config/config-schema.js';
+import type { FailMode, RedisConfig } from '../config/config-schema.js';
 import { createLogger, type Logger } from '../logging/logger.js';
 import { closeRedis, connectRedis, openRedis } from './open-redis.js';
 import { RedisOutage } from './redis-outage.js';
@@ -35,12 +35,12 @@ export function testOutage(what: string, mode: FailMode, logger = recordingLogge
   return new RedisOutage(what, mode, logger);
 }
 
+/** The Redis settings of the test clients (`url` aside): no offline queue, short timeouts. */
+export const testRedisConfig: RedisConfig = { url: '', limits_fail_mode: 'open', budgets_fail_mode: 'closed', connect_timeout_ms: 500, command_timeout_ms: 500, key_prefix: '' };
+
 /** A client as the gateway opens it (no offline queue, short timeouts), connected when Redis is up. */
 export async function testRedisClient(url: string, logger = recordingLogger().logger): Promise<Redis> {
-  const client = openRedis(
-    { url, limits_fail_mode: 'open', budgets_fail_mode: 'closed', connect_timeout_ms: 500, command_timeout_ms: 500, key_prefix: '' },
-    logger,
-  );
+  const client = openRedis({ ...testRedisConfig, url }, logger);
   await connectRedis(client, 500);
   return client;
 }
