@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Socket } from 'node:net';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openRedis } from './open-redis.js';
@@ -47,6 +48,17 @@ describe.skipIf(testRedisUrl === undefined)('a Lua script run on Redis', () => {
       // Sent without waiting, as a settlement is: a command sent after it must see it done.
       void setter.run(client, ['sent-first'], [7]);
       expect(await client.get('sent-first')).toBe('7');
+    }));
+
+  it('sends the scripts of one tick in one write, each answered', () =>
+    withClients(1, async (client) => {
+      await counter.run(client, ['together'], [1]);
+      const socket = client.stream as Socket;
+      const answers = [counter.run(client, ['together'], [2]), counter.run(client, ['together'], [3])];
+      expect(socket.writableCorked).toBe(1);
+      await new Promise((resolve) => process.nextTick(resolve));
+      expect(socket.writableCorked).toBe(0);
+      expect(await Promise.all(answers)).toEqual([3, 6]);
     }));
 
   it('fails as a promise on a client that has not connected yet', async () => {
