@@ -13,7 +13,7 @@ import type { Redis } from 'ioredis';
 export class RedisScript {
   private readonly sha: string;
   /** The connections (sockets) this script has been sent on as EVAL. */
-  private readonly loadedOn = new WeakSet<object>();
+  private readonly loadedOn = new WeakSet<Socket>();
 
   constructor(
     private readonly name: string,
@@ -45,8 +45,8 @@ const corkedThisTick = new WeakSet<Socket>();
 /**
  * Holds the connection's writes until the end of this tick, so that the scripts sent in it (a
  * call's settlement and the end of its admission; the next steps of every call whose replies
- * arrived together) leave in one write: on this VM a write to a socket costs the gateway more
- * than the command it carries (bench/README.md "Limits and budgets on the hot path"). Unlike
+ * arrived together) leave in one write: a write to a socket costs the gateway more than the
+ * command it carries (bench/README.md "Limits and budgets on the hot path"). Unlike
  * ioredis's automatic pipelining, nothing waits for the replies of an earlier batch.
  */
 function writeTogetherThisTick(connection: Socket): void {
