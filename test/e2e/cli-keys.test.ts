@@ -32,7 +32,11 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(workDirectory, { recursive: true, force: true }));
 
-describe('switchyard keys and usage', () => {
+// Each test runs the CLI several times, a process each: beside a full suite on a slow machine one
+// has taken 30 s.
+const cliTestTimeoutMs = 120_000;
+
+describe('switchyard keys and usage', { timeout: cliTestTimeoutMs }, () => {
   let gateway: TestGateway;
   afterAll(async () => gateway?.close());
 

@@ -55,7 +55,11 @@ afterAll(async () => {
   rmSync(workDirectory, { recursive: true, force: true });
 });
 
-describe('switchyard ledger export', () => {
+// Each test runs the CLI several times, a process each: beside a full suite on a slow machine one
+// has taken 30 s.
+const cliTestTimeoutMs = 120_000;
+
+describe('switchyard ledger export', { timeout: cliTestTimeoutMs }, () => {
   it('writes every entry as JSON lines, byte for byte what /admin/ledger gives', async () => {
     const exported = await switchyard('ledger', 'export');
     expect(exported.code).toBe(0);
