@@ -25,18 +25,24 @@ export class RedisScript {
 
   run(client: Redis, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
     if (keys.length !== this.numberOfKeys) throw new Error(`The Redis script ${this.name} takes ${this.numberOfKeys} keys, not ${keys.length}.`);
-    // No socket yet before the client's first connection attempt (the command then fails, as a promise).
     const connection = client.stream as Socket | undefined;
-    if (connection !== undefined) writeTogetherThisTick(connection);
-    if (connection === undefined || !this.loadedOn.has(connection)) {
-      if (connection !== undefined) this.loadedOn.add(connection);
-      return client.eval(this.lua, this.numberOfKeys, ...keys, ...args);
+    // No socket yet before the client's first connection attempt: the command fails, as a promise.
+    if (connection === undefined) return this.runInFull(client, keys, args);
+    writeTogetherThisTick(connection);
+    if (!this.loadedOn.has(connection)) {
+      this.loadedOn.add(connection);
+      return this.runInFull(client, keys, args);
     }
     return client.evalsha(this.sha, this.numberOfKeys, ...keys, ...args).catch((error: unknown) => {
       if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
       this.loadedOn.delete(connection);
-      return client.eval(this.lua, this.numberOfKeys, ...keys, ...args);
+      return this.runInFull(client, keys, args);
     });
+  }
+
+  /** EVAL: the script's text with the call, which also loads it. */
+  private runInFull(client: Redis, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+    return client.eval(this.lua, this.numberOfKeys, ...keys, ...args);
   }
 }
 
