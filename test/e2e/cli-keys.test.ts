@@ -1,40 +1,22 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/default-config.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
-
-const run = promisify(execFile);
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const bin = path.join(root, 'bin', 'switchyard.js');
+import { cliTestTimeoutMs, runSwitchyardCli } from '../support/switchyard-cli.js';
 
 let workDirectory: string;
 let databaseUrl: string;
 
-async function switchyard(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { env: { ...process.env, DATABASE_URL: databaseUrl }, cwd: workDirectory });
-    return { stdout, stderr, code: 0 };
-  } catch (error) {
-    const failure = error as { stdout: string; stderr: string; code: number };
-    return { stdout: failure.stdout, stderr: failure.stderr, code: failure.code };
-  }
-}
+const switchyard = (...args: string[]) => runSwitchyardCli(args, { databaseUrl, cwd: workDirectory });
 
 beforeAll(() => {
   workDirectory = mkdtempSync(path.join(tmpdir(), 'switchyard-cli-'));
   databaseUrl = `sqlite:${path.join(workDirectory, 'gateway.db')}`;
 });
 afterAll(() => rmSync(workDirectory, { recursive: true, force: true }));
-
-// Each test runs the CLI several times, a process each: beside a full suite on a slow machine one
-// has taken 30 s.
-const cliTestTimeoutMs = 120_000;
 
 describe('switchyard keys and usage', { timeout: cliTestTimeoutMs }, () => {
   let gateway: TestGateway;
