@@ -35,7 +35,7 @@ export class RedisScript {
     }
     return client.evalsha(this.sha, this.numberOfKeys, ...keys, ...args).catch((error: unknown) => {
       if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
-      this.loadedOn.delete(connection);
+      // The EVAL loads it again: the connection can go on with EVALSHA.
       return this.runInFull(client, keys, args);
     });
   }
