@@ -1,3 +1,4 @@
+import { derivedPerObject } from '../catalog/pricing/derived-per-object.js';
 import type { PriceEntry, TokenPrices, TokenRate } from '../catalog/pricing/model-price.js';
 
 /**
@@ -58,22 +59,14 @@ interface FlatRates {
 const safeTokens = 1_000_000;
 /** At most this many nano-USD per token ($2,000,000 per million tokens): no price comes near it. */
 const safeWhole = 2_000_000n;
-const flatRatesOf = new WeakMap<TokenPrices, FlatRates | null>();
+/** Undefined for prices with a long-context tier or beyond the safe bounds: those take the bigint path. */
+const flatRates = derivedPerObject((prices: TokenPrices): FlatRates | undefined => splitRates(prices));
 
-function flatRates(prices: TokenPrices): FlatRates | undefined {
-  let flat = flatRatesOf.get(prices);
-  if (flat === undefined) {
-    flat = splitRates(prices);
-    flatRatesOf.set(prices, flat);
-  }
-  return flat ?? undefined;
-}
-
-function splitRates(prices: TokenPrices): FlatRates | null {
-  if ([...inputRates(prices), ...outputRates(prices)].some((rate) => rate.tiers.length > 0)) return null;
+function splitRates(prices: TokenPrices): FlatRates | undefined {
+  if ([...inputRates(prices), ...outputRates(prices)].some((rate) => rate.tiers.length > 0)) return undefined;
   const input = maxRate(inputRates(prices), 0);
   const output = maxRate(outputRates(prices), 0);
-  if (input / attoPerNano > safeWhole || output / attoPerNano > safeWhole) return null;
+  if (input / attoPerNano > safeWhole || output / attoPerNano > safeWhole) return undefined;
   return {
     inputWhole: Number(input / attoPerNano),
     inputPart: Number(input % attoPerNano),

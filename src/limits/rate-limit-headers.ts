@@ -10,12 +10,12 @@ export function rateLimitHeaders(standing: RateLimitStanding, format: FormatName
   if (format === 'messages') {
     const reset = rfc3339Reset(standing.resetAt);
     if (standing.requestLimit !== null) {
-      headers['anthropic-ratelimit-requests-limit'] = String(standing.requestLimit);
+      headers['anthropic-ratelimit-requests-limit'] = requestLimitText.of(standing.requestLimit);
       headers['anthropic-ratelimit-requests-remaining'] = String(standing.requestsRemaining);
       headers['anthropic-ratelimit-requests-reset'] = reset;
     }
     if (standing.tokenLimit !== null) {
-      headers['anthropic-ratelimit-tokens-limit'] = String(standing.tokenLimit);
+      headers['anthropic-ratelimit-tokens-limit'] = tokenLimitText.of(standing.tokenLimit);
       headers['anthropic-ratelimit-tokens-remaining'] = String(standing.tokensRemaining);
       headers['anthropic-ratelimit-tokens-reset'] = reset;
     }
@@ -23,17 +23,34 @@ export function rateLimitHeaders(standing: RateLimitStanding, format: FormatName
   }
   const reset = durationReset(standing.resetAt - now);
   if (standing.requestLimit !== null) {
-    headers['x-ratelimit-limit-requests'] = String(standing.requestLimit);
+    headers['x-ratelimit-limit-requests'] = requestLimitText.of(standing.requestLimit);
     headers['x-ratelimit-remaining-requests'] = String(standing.requestsRemaining);
     headers['x-ratelimit-reset-requests'] = reset;
   }
   if (standing.tokenLimit !== null) {
-    headers['x-ratelimit-limit-tokens'] = String(standing.tokenLimit);
+    headers['x-ratelimit-limit-tokens'] = tokenLimitText.of(standing.tokenLimit);
     headers['x-ratelimit-remaining-tokens'] = String(standing.tokensRemaining);
     headers['x-ratelimit-reset-tokens'] = reset;
   }
   return headers;
 }
+
+/** The text of a number that seldom changes (a key's limit): the last one is kept, not built again per answer. */
+class LastText {
+  private value = Number.NaN;
+  private text = '';
+
+  of(value: number): string {
+    if (value !== this.value) {
+      this.text = String(value);
+      this.value = value;
+    }
+    return this.text;
+  }
+}
+
+const requestLimitText = new LastText();
+const tokenLimitText = new LastText();
 
 // Every call of a limited key sends a reset; within a window it is one of a few strings, so the
 // last one is kept rather than built again per answer.

@@ -1,3 +1,4 @@
+import { derivedPerObject } from './derived-per-object.js';
 import type { PriceEntry, PriceSchedule } from './model-price.js';
 
 /** UTC midnight of a `YYYY-MM-DD` date, in milliseconds. */
@@ -30,16 +31,7 @@ export function scheduleOf(entries: readonly PriceEntry[], source: PriceSchedule
 }
 
 /** Each schedule's entry start times, parsed once: a call is priced on every request. */
-const startTimes = new WeakMap<PriceSchedule, readonly number[]>();
-
-function startTimesOf(schedule: PriceSchedule): readonly number[] {
-  let times = startTimes.get(schedule);
-  if (times === undefined) {
-    times = schedule.entries.map((entry) => startOf(entry.effectiveFrom));
-    startTimes.set(schedule, times);
-  }
-  return times;
-}
+const startTimesOf = derivedPerObject((schedule: PriceSchedule): readonly number[] => schedule.entries.map((entry) => startOf(entry.effectiveFrom)));
 
 /** The price in force at `at`: the latest entry that had taken effect; undefined before the first. */
 export function priceAt(schedule: PriceSchedule | undefined, at: Date | number): PriceEntry | undefined {
