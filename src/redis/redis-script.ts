@@ -46,8 +46,6 @@ export class RedisScript {
   }
 }
 
-const corkedThisTick = new WeakSet<Socket>();
-
 /**
  * Holds the connection's writes until the end of this tick, so that the scripts sent in it (a
  * call's settlement and the end of its admission; the next steps of every call whose replies
@@ -56,11 +54,8 @@ const corkedThisTick = new WeakSet<Socket>();
  * ioredis's automatic pipelining, nothing waits for the replies of an earlier batch.
  */
 function writeTogetherThisTick(connection: Socket): void {
-  if (corkedThisTick.has(connection)) return;
-  corkedThisTick.add(connection);
+  // Corked already means corked by an earlier script of this tick: ioredis itself never corks.
+  if (connection.writableCorked > 0) return;
   connection.cork();
-  process.nextTick(() => {
-    corkedThisTick.delete(connection);
-    connection.uncork();
-  });
+  process.nextTick(() => connection.uncork());
 }
