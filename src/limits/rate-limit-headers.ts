@@ -8,7 +8,7 @@ import type { RateLimitStanding } from './key-rate-limiter.js';
  */
 export function rateLimitHeaders(standing: RateLimitStanding, format: FormatName | undefined, now: number, headers: Record<string, string> = {}): Record<string, string> {
   if (format === 'messages') {
-    const reset = rfc3339Reset(standing.resetAt);
+    const reset = rfc3339Text.of(standing.resetAt);
     if (standing.requestLimit !== null) {
       headers['anthropic-ratelimit-requests-limit'] = requestLimitText.of(standing.requestLimit);
       headers['anthropic-ratelimit-requests-remaining'] = String(standing.requestsRemaining);
@@ -35,46 +35,34 @@ export function rateLimitHeaders(standing: RateLimitStanding, format: FormatName
   return headers;
 }
 
-/** The text of a number that seldom changes (a key's limit): the last one is kept, not built again per answer. */
+/**
+ * The text of a number that seldom changes from one answer to the next (a key's limit, a window's
+ * reset): the last one is kept rather than built again per answer.
+ */
 class LastText {
   private value = Number.NaN;
   private text = '';
 
+  constructor(private readonly format: (value: number) => string) {}
+
   of(value: number): string {
     if (value !== this.value) {
-      this.text = String(value);
+      this.text = this.format(value);
       this.value = value;
     }
     return this.text;
   }
 }
 
-const requestLimitText = new LastText();
-const tokenLimitText = new LastText();
-
-// Every call of a limited key sends a reset; within a window it is one of a few strings, so the
-// last one is kept rather than built again per answer.
-let lastResetAt = 0;
-let lastRfc3339 = '';
-let lastDurationMs = -1;
-let lastDuration = '';
-
-function rfc3339Reset(resetAt: number): string {
-  if (resetAt !== lastResetAt) {
-    lastRfc3339 = new Date(resetAt).toISOString().replace(/\.\d{3}Z$/, 'Z');
-    lastResetAt = resetAt;
-  }
-  return lastRfc3339;
-}
+const requestLimitText = new LastText(String);
+const tokenLimitText = new LastText(String);
+// Every call of a limited key sends a reset; within a window it is one of a few strings.
+const rfc3339Text = new LastText((resetAt) => new Date(resetAt).toISOString().replace(/\.\d{3}Z$/, 'Z'));
+const durationText = new LastText(openAiDuration);
 
 /** Durations of a second or more are whole seconds, so one string serves a whole second. */
 function durationReset(milliseconds: number): string {
-  const rounded = milliseconds < 1000 ? Math.max(0, Math.ceil(milliseconds)) : Math.ceil(milliseconds / 1000) * 1000;
-  if (rounded !== lastDurationMs) {
-    lastDuration = openAiDuration(rounded);
-    lastDurationMs = rounded;
-  }
-  return lastDuration;
+  return durationText.of(milliseconds < 1000 ? Math.max(0, Math.ceil(milliseconds)) : Math.ceil(milliseconds / 1000) * 1000);
 }
 
 /** `850ms`, `20s`, `1m0s` — the duration style of OpenAI's reset headers. */
