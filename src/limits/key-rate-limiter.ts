@@ -12,7 +12,7 @@ export interface RateLimitStanding {
 
 /** One admitted call: hold it until the call has ended, then `finish` it once. */
 export interface RateAdmission {
-  /** The key's standing right after this call was counted; null when the key has no rpm or tpm. */
+  /** The key's standing as of this call's admission or later (the in-memory limiter reads it when asked); null when the key has no rpm or tpm. */
   readonly standing: RateLimitStanding | null;
   /** Ends the call: frees its concurrency slot and charges the tokens it used to the key's minute. */
   finish(tokens: number): void;

@@ -77,31 +77,45 @@ export class MemoryKeyRateLimiter implements KeyRateLimiter {
 }
 
 /**
- * One admitted call, and the key's standing right after it was counted: a single object per call
- * (the hot path's garbage is what a limited key costs beyond its arithmetic).
+ * One admitted call. Its standing is read from the key's counters when it is asked for (as the
+ * answer's headers are written), not copied when the call is admitted: admission then allocates
+ * one small object and works out nothing, which in the gateway is most of what a rate-limited key
+ * costs (bench/README.md "Limits and budgets on the hot path").
  */
 class WindowAdmission implements RateAdmission, RateLimitStanding {
-  readonly requestLimit: number | null;
-  readonly requestsRemaining: number;
-  readonly tokenLimit: number | null;
-  readonly tokensRemaining: number;
-  readonly resetAt: number;
   private finished = false;
 
   constructor(
     private readonly limiter: MemoryKeyRateLimiter,
     private readonly key: ApiKeyRecord,
     private readonly window: KeyWindow,
-  ) {
-    this.requestLimit = key.rpm;
-    this.requestsRemaining = key.rpm === null ? 0 : Math.max(0, key.rpm - window.requests);
-    this.tokenLimit = key.tpm;
-    this.tokensRemaining = key.tpm === null ? 0 : Math.max(0, key.tpm - window.tokens);
-    this.resetAt = window.start + limiter.windowMs;
-  }
+  ) {}
 
   get standing(): RateLimitStanding | null {
-    return this.requestLimit === null && this.tokenLimit === null ? null : this;
+    return this.key.rpm === null && this.key.tpm === null ? null : this;
+  }
+
+  get requestLimit(): number | null {
+    return this.key.rpm;
+  }
+
+  get requestsRemaining(): number {
+    const rpm = this.key.rpm;
+    return rpm === null ? 0 : Math.max(0, rpm - this.window.requests);
+  }
+
+  get tokenLimit(): number | null {
+    return this.key.tpm;
+  }
+
+  get tokensRemaining(): number {
+    const tpm = this.key.tpm;
+    return tpm === null ? 0 : Math.max(0, tpm - this.window.tokens);
+  }
+
+  /** The end of the key's current window: a window that has moved on since admission says so. */
+  get resetAt(): number {
+    return this.window.start + this.limiter.windowMs;
   }
 
   finish(tokens: number): void {
