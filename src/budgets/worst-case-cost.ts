@@ -60,7 +60,7 @@ const safeTokens = 1_000_000;
 /** At most this many nano-USD per token ($2,000,000 per million tokens): no price comes near it. */
 const safeWhole = 2_000_000n;
 /** Undefined for prices with a long-context tier or beyond the safe bounds: those take the bigint path. */
-const flatRates = derivedPerObject((prices: TokenPrices): FlatRates | undefined => splitRates(prices));
+const flatRates = derivedPerObject(splitRates);
 
 function splitRates(prices: TokenPrices): FlatRates | undefined {
   if ([...inputRates(prices), ...outputRates(prices)].some((rate) => rate.tiers.length > 0)) return undefined;
