@@ -10,8 +10,8 @@ import { chatModel } from './lib/scenarios.mjs';
 
 const dist = new URL('../dist/', import.meta.url);
 const load = (path) => import(new URL(path, dist).href);
-const [{ KeyLimits }, { MemoryKeyRateLimiter }, { MemoryBudgetMeter }, { worstTextCostNanoUsd, requestedOutputCap }, { apiKeyRecord }] = await Promise.all([
-  load('limits/key-limits.js'),
+const [{ MemoryKeyLimits }, { MemoryKeyRateLimiter }, { MemoryBudgetMeter }, { worstTextCostNanoUsd, requestedOutputCap }, { apiKeyRecord }] = await Promise.all([
+  load('limits/memory-key-limits.js'),
   load('limits/memory-key-rate-limiter.js'),
   load('budgets/memory-budget-meter.js'),
   load('budgets/worst-case-cost.js'),
@@ -31,7 +31,7 @@ const keys = {
 
 async function run(key, count) {
   const budgets = new MemoryBudgetMeter(async () => ({ total: 0n, month: 0n, day: 0n }));
-  const limits = new KeyLimits(new MemoryKeyRateLimiter(), budgets);
+  const limits = new MemoryKeyLimits(new MemoryKeyRateLimiter(), budgets);
   const started = performance.now();
   for (let index = 0; index < count; index += 1) {
     const requestId = `req_${index}`;

@@ -9,8 +9,11 @@ interface Reservation {
   readonly expiresAt: number;
 }
 
-/** One key's spend as this process knows it: the stored running totals when first seen, plus every entry settled since. */
-interface KeyBudgetState {
+/**
+ * One key's spend as this process knows it: the stored running totals when first seen, plus every
+ * entry settled since. Opaque outside this file: the account a call's reservation is held in.
+ */
+export interface BudgetAccount {
   total: bigint;
   /** The latest UTC month (`YYYY-MM`) and day (`YYYY-MM-DD`) seen, and the spend in each: no other period is ever read. */
   month: string;
@@ -36,7 +39,7 @@ const defaultReservationTtlMs = 2 * 60 * 60 * 1000;
  * instances is seen after a restart; the shared implementation sees it at once.
  */
 export class MemoryBudgetMeter implements BudgetMeter {
-  private readonly states = new Map<string, KeyBudgetState | Promise<KeyBudgetState>>();
+  private readonly states = new Map<string, BudgetAccount | Promise<BudgetAccount>>();
 
   constructor(
     private readonly readSpend: (keyId: string, at: Date) => Promise<KeySpend>,
@@ -46,49 +49,56 @@ export class MemoryBudgetMeter implements BudgetMeter {
 
   reserveForCall(key: ApiKeyRecord, requestId: string, worstNanoUsd: bigint): BudgetHold | Promise<BudgetHold> {
     if (!hasBudget(key)) return noHold;
-    return this.inState(key, (state) => this.holdIn(state, key, worstNanoUsd));
+    const account = this.holdInAccount(key, worstNanoUsd);
+    return account instanceof Promise ? account.then((held) => new CallHold(this, held, worstNanoUsd)) : new CallHold(this, account, worstNanoUsd);
+  }
+
+  /**
+   * Reserves a call's worst case in its key's account and returns the account, which the call ends
+   * once with `endHold`: the in-process limits' way, with no hold object. A call's reservation is
+   * held by the call, not filed under its request id: a map taking and dropping an entry per call
+   * costs the whole process measurably (its tables are promoted and rebuilt under the collector).
+   */
+  holdInAccount(key: ApiKeyRecord, worstNanoUsd: bigint): BudgetAccount | Promise<BudgetAccount> {
+    return this.reserveInAccount(key, worstNanoUsd, undefined);
+  }
+
+  /** Ends a reservation made by `holdInAccount`. */
+  endHold(account: BudgetAccount, worstNanoUsd: bigint): void {
+    account.reserved -= worstNanoUsd;
   }
 
   reserve(key: ApiKeyRecord, requestId: string, worstNanoUsd: bigint): Promise<void> | undefined {
     if (!hasBudget(key)) return undefined;
-    const reserved = this.inState(key, (state) => this.reserveIn(state, key, requestId, worstNanoUsd));
-    return reserved instanceof Promise ? reserved : undefined;
+    const reserved = this.reserveInAccount(key, worstNanoUsd, requestId);
+    return reserved instanceof Promise ? reserved.then(() => undefined) : undefined;
   }
 
   /**
-   * Runs `step` on the key's state: at once when it is loaded — checked and reserved in one
-   * synchronous step, so no other call can come between — else once the running totals are read.
-   * A refusal is a rejected promise either way.
+   * Reserves in the key's account, filed under `requestId` until its entry when one is given: at
+   * once when the account is loaded — checked and reserved in one synchronous step, so no other
+   * call can come between — else once the running totals are read. A refusal (402) is a rejected
+   * promise either way.
    */
-  private inState<T>(key: ApiKeyRecord, step: (state: KeyBudgetState) => T): T | Promise<T> {
+  private reserveInAccount(key: ApiKeyRecord, worstNanoUsd: bigint, requestId: string | undefined): BudgetAccount | Promise<BudgetAccount> {
     const known = this.states.get(key.id);
-    if (known === undefined || known instanceof Promise) return this.stateOf(key.id).then(step);
+    if (known === undefined || known instanceof Promise) return this.stateOf(key.id).then((state) => this.reserveIn(state, key, worstNanoUsd, requestId));
     try {
-      return step(known);
+      return this.reserveIn(known, key, worstNanoUsd, requestId);
     } catch (error) {
       return Promise.reject(error);
     }
   }
 
-  /**
-   * A call's reservation is held by the call, not filed under its request id: a map taking and
-   * dropping an entry per call costs the whole process measurably (its tables are promoted and
-   * rebuilt under the collector), where this is two additions.
-   */
-  private holdIn(state: KeyBudgetState, key: ApiKeyRecord, worstNanoUsd: bigint): BudgetHold {
+  private reserveIn(state: BudgetAccount, key: ApiKeyRecord, worstNanoUsd: bigint, requestId: string | undefined): BudgetAccount {
     this.check(state, key, worstNanoUsd);
     state.reserved += worstNanoUsd;
-    return new CallHold(state, worstNanoUsd);
-  }
-
-  private reserveIn(state: KeyBudgetState, key: ApiKeyRecord, requestId: string, worstNanoUsd: bigint): void {
-    this.check(state, key, worstNanoUsd);
-    state.reserved += worstNanoUsd;
-    state.reservations.set(requestId, { nanoUsd: worstNanoUsd, expiresAt: this.now() + this.reservationTtlMs });
+    if (requestId !== undefined) state.reservations.set(requestId, { nanoUsd: worstNanoUsd, expiresAt: this.now() + this.reservationTtlMs });
+    return state;
   }
 
   /** Throws the 402 when the worst case does not fit the key's budgets. */
-  private check(state: KeyBudgetState, key: ApiKeyRecord, worstNanoUsd: bigint): void {
+  private check(state: BudgetAccount, key: ApiKeyRecord, worstNanoUsd: bigint): void {
     if (this.fits(key, state, worstNanoUsd)) return;
     const now = this.now();
     // Reservations lost to calls that never settled expire; look for them only when they matter.
@@ -96,7 +106,7 @@ export class MemoryBudgetMeter implements BudgetMeter {
     this.refuse(key, state, now, worstNanoUsd);
   }
 
-  private fits(key: ApiKeyRecord, state: KeyBudgetState, worstNanoUsd: bigint): boolean {
+  private fits(key: ApiKeyRecord, state: BudgetAccount, worstNanoUsd: bigint): boolean {
     const committed = state.reserved + worstNanoUsd;
     if (key.budgetNanoUsd !== null && state.total + committed > key.budgetNanoUsd) return false;
     // Most budgeted keys have only an absolute budget: the clock and the calendar are read only when
@@ -110,7 +120,7 @@ export class MemoryBudgetMeter implements BudgetMeter {
   }
 
   /** Throws the 402 naming the first budget the worst case does not fit, if any. */
-  private refuse(key: ApiKeyRecord, state: KeyBudgetState, now: number, worstNanoUsd: bigint): void {
+  private refuse(key: ApiKeyRecord, state: BudgetAccount, now: number, worstNanoUsd: bigint): void {
     const { month, day } = spendPeriods(now);
     const committed = state.reserved + worstNanoUsd;
     refuseIfOver('absolute', key.budgetNanoUsd, state.total, committed, worstNanoUsd);
@@ -137,7 +147,7 @@ export class MemoryBudgetMeter implements BudgetMeter {
     this.endReservation(state, requestId);
   }
 
-  private apply(state: KeyBudgetState, entry: LedgerEntry): void {
+  private apply(state: BudgetAccount, entry: LedgerEntry): void {
     this.endReservation(state, entry.requestId);
     const cost = entry.costNanoUsd;
     state.total += cost;
@@ -157,7 +167,7 @@ export class MemoryBudgetMeter implements BudgetMeter {
     }
   }
 
-  private endReservation(state: KeyBudgetState, requestId: string): void {
+  private endReservation(state: BudgetAccount, requestId: string): void {
     // Only video jobs file reservations by id: most entries have none to look for (hashing the id is the cost).
     if (state.reservations.size === 0) return;
     const reservation = state.reservations.get(requestId);
@@ -166,7 +176,7 @@ export class MemoryBudgetMeter implements BudgetMeter {
     state.reserved -= reservation.nanoUsd;
   }
 
-  private dropExpired(state: KeyBudgetState, now: number): void {
+  private dropExpired(state: BudgetAccount, now: number): void {
     for (const [requestId, reservation] of state.reservations) {
       if (reservation.expiresAt <= now) this.endReservation(state, requestId);
     }
@@ -177,14 +187,14 @@ export class MemoryBudgetMeter implements BudgetMeter {
    * key had a budget can settle while the read runs (every later call awaits this same read
    * before reserving), and their entries may or may not be stored yet when it runs.
    */
-  private async stateOf(keyId: string): Promise<KeyBudgetState> {
+  private async stateOf(keyId: string): Promise<BudgetAccount> {
     const known = this.states.get(keyId);
     if (known !== undefined) return known;
     const at = new Date(this.now());
     const loading = this.readSpend(keyId, at).then(
       (spend) => {
         const { month, day } = spendPeriods(at);
-        const state: KeyBudgetState = { total: spend.total, month, monthSpent: spend.month, day, daySpent: spend.day, reserved: 0n, reservations: new Map() };
+        const state: BudgetAccount = { total: spend.total, month, monthSpent: spend.month, day, daySpent: spend.day, reserved: 0n, reservations: new Map() };
         this.states.set(keyId, state);
         return state;
       },
@@ -207,19 +217,20 @@ function spentIn(known: string, spent: bigint, period: string): bigint {
   return period <= known ? spent : 0n;
 }
 
-/** A call's reservation, ended once when the call ends (its entry's cost, if any, already counted). */
+/** A call's reservation through the port, ended once when the call ends (its entry's cost, if any, already counted). */
 class CallHold implements BudgetHold {
   private ended = false;
 
   constructor(
-    private readonly state: KeyBudgetState,
+    private readonly meter: MemoryBudgetMeter,
+    private readonly account: BudgetAccount,
     private readonly nanoUsd: bigint,
   ) {}
 
   end(): void {
     if (this.ended) return;
     this.ended = true;
-    this.state.reserved -= this.nanoUsd;
+    this.meter.endHold(this.account, this.nanoUsd);
   }
 }
 

@@ -6,8 +6,10 @@ import type { Logger } from '../logging/logger.js';
 import { closeRedis, connectRedis, openRedis } from '../redis/open-redis.js';
 import { RedisOutage } from '../redis/redis-outage.js';
 import type { KeySpend } from '../storage/ports.js';
-import { KeyLimits } from './key-limits.js';
+import type { KeyLimits } from './key-limits.js';
+import { MemoryKeyLimits } from './memory-key-limits.js';
 import { MemoryKeyRateLimiter } from './memory-key-rate-limiter.js';
+import { PortKeyLimits } from './port-key-limits.js';
 import { RedisKeyRateLimiter } from './redis-key-rate-limiter.js';
 import { MemoryUpstreamCaps } from '../upstream-caps/memory-upstream-caps.js';
 import { RedisUpstreamCaps } from '../upstream-caps/redis-upstream-caps.js';
@@ -41,7 +43,7 @@ export async function openKeyLimits(
   const windowMs = limitsConfig.window_seconds * 1000;
   if (redisConfig === undefined) {
     const budgets = new MemoryBudgetMeter(readSpend);
-    return { limits: new KeyLimits(new MemoryKeyRateLimiter(Date.now, windowMs), budgets), budgets, upstreamCaps: new MemoryUpstreamCaps(), close: async () => undefined };
+    return { limits: new MemoryKeyLimits(new MemoryKeyRateLimiter(Date.now, windowMs), budgets), budgets, upstreamCaps: new MemoryUpstreamCaps(), close: async () => undefined };
   }
   const redis = openRedis(redisConfig, logger);
   if (!(await connectRedis(redis, redisConfig.connect_timeout_ms))) {
@@ -53,7 +55,7 @@ export async function openKeyLimits(
   const upstreamCaps = new RedisUpstreamCaps(redis, { keyPrefix, outage: new RedisOutage('upstream concurrency caps', redisConfig.limits_fail_mode, logger) });
   const bothOpen = redisConfig.limits_fail_mode === 'open' && redisConfig.budgets_fail_mode === 'open';
   return {
-    limits: new KeyLimits(rates, budgets),
+    limits: new PortKeyLimits(rates, budgets),
     budgets,
     upstreamCaps,
     ...(bothOpen ? {} : { pingRedis: async () => void (await redis.ping()) }),

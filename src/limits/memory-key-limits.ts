@@ -1,0 +1,87 @@
+import { hasBudget } from '../budgets/budget-meter.js';
+import type { BudgetAccount, MemoryBudgetMeter } from '../budgets/memory-budget-meter.js';
+import type { FormatName } from '../ir/format-name.js';
+import type { ApiKeyRecord } from '../storage/ports.js';
+import { hasRateLimits } from './key-rate-limiter.js';
+import type { CallLimits, KeyLimits } from './key-limits.js';
+import type { KeyWindow, MemoryKeyRateLimiter } from './memory-key-rate-limiter.js';
+import { rateLimitHeaders } from './rate-limit-headers.js';
+
+/**
+ * Key limits held in this process. A call holds its key's window and budget account themselves,
+ * not an admission and a hold made for it: one object a call in all. Measured in the gateway, the
+ * objects and the calls between them cost a limited key about 1 % of its throughput
+ * (bench/README.md "Limits and budgets on the hot path").
+ */
+export class MemoryKeyLimits implements KeyLimits {
+  constructor(
+    readonly rates: MemoryKeyRateLimiter,
+    readonly budgets: MemoryBudgetMeter,
+  ) {}
+
+  admit(key: ApiKeyRecord | undefined): CallLimits | Promise<CallLimits> {
+    if (key === undefined || !hasRateLimits(key)) return new MemoryCallLimits(this, key, undefined);
+    const window = this.rates.admitWindow(key);
+    return window instanceof Promise ? window : new MemoryCallLimits(this, key, window);
+  }
+}
+
+/** One call: its key's window while it counts there, and its reservation in the key's account. */
+class MemoryCallLimits implements CallLimits {
+  /** True until the call ends: its slot and its reservation are given back once. */
+  private open = true;
+  /** The key's account while this call holds `heldNanoUsd` in it. */
+  private account: BudgetAccount | undefined;
+  private heldNanoUsd = 0n;
+  /** The request id of a reservation that outlives the call (a video job's), released if the call fails. */
+  private reservedUntilEntry: string | undefined;
+
+  constructor(
+    private readonly limits: MemoryKeyLimits,
+    private readonly key: ApiKeyRecord | undefined,
+    private readonly window: KeyWindow | undefined,
+  ) {}
+
+  get reserves(): boolean {
+    return this.key !== undefined && hasBudget(this.key);
+  }
+
+  reserve(requestId: string, worstNanoUsd: bigint): Promise<void> | undefined {
+    if (this.key === undefined || !hasBudget(this.key)) return undefined;
+    const account = this.limits.budgets.holdInAccount(this.key, worstNanoUsd);
+    if (account instanceof Promise) return account.then((loaded) => this.holdIn(loaded, worstNanoUsd));
+    this.holdIn(account, worstNanoUsd);
+    return undefined;
+  }
+
+  private holdIn(account: BudgetAccount, worstNanoUsd: bigint): void {
+    this.account = account;
+    this.heldNanoUsd = worstNanoUsd;
+  }
+
+  reserveUntilEntry(requestId: string, worstNanoUsd: bigint): Promise<void> | undefined {
+    if (this.key === undefined || !hasBudget(this.key)) return undefined;
+    // Noted first: releasing a reservation that was refused is a no-op.
+    this.reservedUntilEntry = requestId;
+    return this.limits.budgets.reserve(this.key, requestId, worstNanoUsd);
+  }
+
+  finish(tokens: number, recorded = true): void {
+    if (this.open) {
+      this.open = false;
+      if (this.window !== undefined) this.limits.rates.end(this.window, tokens);
+      if (this.account !== undefined) this.limits.budgets.endHold(this.account, this.heldNanoUsd);
+    }
+    if (!recorded && this.reservedUntilEntry !== undefined && this.key !== undefined) this.limits.budgets.release(this.key.id, this.reservedUntilEntry);
+    this.reservedUntilEntry = undefined;
+  }
+
+  headers(format: FormatName | undefined): Record<string, string> {
+    return this.addHeaders({}, format);
+  }
+
+  addHeaders(headers: Record<string, string>, format: FormatName | undefined): Record<string, string> {
+    const standing = this.window?.standing;
+    return standing === null || standing === undefined ? headers : rateLimitHeaders(standing, format, Date.now(), headers);
+  }
+}

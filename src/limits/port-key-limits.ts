@@ -1,0 +1,78 @@
+import type { BudgetHold, BudgetMeter } from '../budgets/budget-meter.js';
+import { hasBudget } from '../budgets/budget-meter.js';
+import type { FormatName } from '../ir/format-name.js';
+import type { ApiKeyRecord } from '../storage/ports.js';
+import { hasRateLimits, type KeyRateLimiter, type RateAdmission } from './key-rate-limiter.js';
+import type { CallLimits, KeyLimits } from './key-limits.js';
+import { rateLimitHeaders } from './rate-limit-headers.js';
+
+/**
+ * Key limits through the rate-limit and budget ports, whichever stores back them: the limits shared
+ * through Redis. (Limits held in this process take a leaner way: `MemoryKeyLimits`.)
+ */
+export class PortKeyLimits implements KeyLimits {
+  constructor(
+    private readonly rates: KeyRateLimiter,
+    private readonly budgets: BudgetMeter,
+  ) {}
+
+  admit(key: ApiKeyRecord | undefined): CallLimits | Promise<CallLimits> {
+    if (key === undefined || !hasRateLimits(key)) return new PortCallLimits(key, undefined, this.budgets);
+    const admitted = this.rates.admit(key);
+    return admitted instanceof Promise ? admitted.then((admission) => new PortCallLimits(key, admission, this.budgets)) : new PortCallLimits(key, admitted, this.budgets);
+  }
+}
+
+/** A call's limits through the two ports: an admission and a hold, each ending once however often the call is finished. */
+class PortCallLimits implements CallLimits {
+  /** The reservation this call holds until it ends. */
+  private hold: BudgetHold | undefined;
+  /** The request id of a reservation that outlives the call (a video job's), released if the call fails. */
+  private reservedUntilEntry: string | undefined;
+
+  constructor(
+    private readonly key: ApiKeyRecord | undefined,
+    private readonly admission: RateAdmission | undefined,
+    private readonly budgets: BudgetMeter,
+  ) {}
+
+  get reserves(): boolean {
+    return this.key !== undefined && hasBudget(this.key);
+  }
+
+  reserve(requestId: string, worstNanoUsd: bigint): Promise<void> | undefined {
+    if (this.key === undefined || !hasBudget(this.key)) return undefined;
+    const held = this.budgets.reserveForCall(this.key, requestId, worstNanoUsd);
+    if (!(held instanceof Promise)) {
+      this.hold = held;
+      return undefined;
+    }
+    return held.then((hold) => {
+      this.hold = hold;
+    });
+  }
+
+  reserveUntilEntry(requestId: string, worstNanoUsd: bigint): Promise<void> | undefined {
+    if (this.key === undefined || !hasBudget(this.key)) return undefined;
+    // Noted first: releasing a reservation that was refused is a no-op.
+    this.reservedUntilEntry = requestId;
+    return this.budgets.reserve(this.key, requestId, worstNanoUsd);
+  }
+
+  finish(tokens: number, recorded = true): void {
+    this.admission?.finish(tokens);
+    this.hold?.end(recorded);
+    this.hold = undefined;
+    if (!recorded && this.reservedUntilEntry !== undefined && this.key !== undefined) this.budgets.release(this.key.id, this.reservedUntilEntry);
+    this.reservedUntilEntry = undefined;
+  }
+
+  headers(format: FormatName | undefined): Record<string, string> {
+    return this.addHeaders({}, format);
+  }
+
+  addHeaders(headers: Record<string, string>, format: FormatName | undefined): Record<string, string> {
+    const standing = this.admission?.standing;
+    return standing === null || standing === undefined ? headers : rateLimitHeaders(standing, format, Date.now(), headers);
+  }
+}
