@@ -11,7 +11,8 @@ interface Reservation {
 
 /**
  * One key's spend as this process knows it: the stored running totals when first seen, plus every
- * entry settled since. Opaque outside this file: the account a call's reservation is held in.
+ * entry settled since. Only this file reads or moves it: elsewhere it is the account a call holds
+ * its reservation in.
  */
 export interface BudgetAccount {
   total: bigint;

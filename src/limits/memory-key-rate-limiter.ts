@@ -51,7 +51,8 @@ export class KeyWindow implements RateLimitStanding {
 /**
  * Rate limits held in this process: fixed windows per key (one minute unless configured; aligned to
  * the wall clock, so every instance and every header agrees on when a window resets) and a count of
- * calls in flight. Everything is synchronous map arithmetic: admission costs no I/O and no object.
+ * calls in flight. Everything is synchronous map arithmetic: admission costs no I/O (and through
+ * `admitWindow`, no object).
  */
 export class MemoryKeyRateLimiter implements KeyRateLimiter {
   private readonly windows = new Map<string, KeyWindow>();
