@@ -1,11 +1,10 @@
 import { hasBudget } from '../budgets/budget-meter.js';
 import type { BudgetAccount, MemoryBudgetMeter } from '../budgets/memory-budget-meter.js';
-import type { FormatName } from '../ir/format-name.js';
 import type { ApiKeyRecord } from '../storage/ports.js';
-import { hasRateLimits } from './key-rate-limiter.js';
+import { hasRateLimits, type RateLimitStanding } from './key-rate-limiter.js';
+import { CallLimitHeaders } from './call-limit-headers.js';
 import type { CallLimits, KeyLimits } from './key-limits.js';
 import type { KeyWindow, MemoryKeyRateLimiter } from './memory-key-rate-limiter.js';
-import { rateLimitHeaders } from './rate-limit-headers.js';
 
 /**
  * Key limits held in this process. A call holds its key's window and budget account themselves,
@@ -27,7 +26,7 @@ export class MemoryKeyLimits implements KeyLimits {
 }
 
 /** One call: its key's window while it counts there, and its reservation in the key's account. */
-class MemoryCallLimits implements CallLimits {
+class MemoryCallLimits extends CallLimitHeaders implements CallLimits {
   /** True until the call ends: its slot and its reservation are given back once. */
   private open = true;
   /** The key's account while this call holds `heldNanoUsd` in it. */
@@ -40,7 +39,9 @@ class MemoryCallLimits implements CallLimits {
     private readonly limits: MemoryKeyLimits,
     private readonly key: ApiKeyRecord | undefined,
     private readonly window: KeyWindow | undefined,
-  ) {}
+  ) {
+    super();
+  }
 
   get reserves(): boolean {
     return this.key !== undefined && hasBudget(this.key);
@@ -76,12 +77,7 @@ class MemoryCallLimits implements CallLimits {
     this.reservedUntilEntry = undefined;
   }
 
-  headers(format: FormatName | undefined): Record<string, string> {
-    return this.addHeaders({}, format);
-  }
-
-  addHeaders(headers: Record<string, string>, format: FormatName | undefined): Record<string, string> {
-    const standing = this.window?.standing;
-    return standing === null || standing === undefined ? headers : rateLimitHeaders(standing, format, Date.now(), headers);
+  protected get standing(): RateLimitStanding | null | undefined {
+    return this.window?.standing;
   }
 }

@@ -1,10 +1,9 @@
 import type { BudgetHold, BudgetMeter } from '../budgets/budget-meter.js';
 import { hasBudget } from '../budgets/budget-meter.js';
-import type { FormatName } from '../ir/format-name.js';
 import type { ApiKeyRecord } from '../storage/ports.js';
-import { hasRateLimits, type KeyRateLimiter, type RateAdmission } from './key-rate-limiter.js';
+import { hasRateLimits, type KeyRateLimiter, type RateAdmission, type RateLimitStanding } from './key-rate-limiter.js';
+import { CallLimitHeaders } from './call-limit-headers.js';
 import type { CallLimits, KeyLimits } from './key-limits.js';
-import { rateLimitHeaders } from './rate-limit-headers.js';
 
 /**
  * Key limits through the rate-limit and budget ports, whichever stores back them: the limits shared
@@ -24,7 +23,7 @@ export class PortKeyLimits implements KeyLimits {
 }
 
 /** A call's limits through the two ports: an admission and a hold, each ending once however often the call is finished. */
-class PortCallLimits implements CallLimits {
+class PortCallLimits extends CallLimitHeaders implements CallLimits {
   /** The reservation this call holds until it ends. */
   private hold: BudgetHold | undefined;
   /** The request id of a reservation that outlives the call (a video job's), released if the call fails. */
@@ -34,7 +33,9 @@ class PortCallLimits implements CallLimits {
     private readonly key: ApiKeyRecord | undefined,
     private readonly admission: RateAdmission | undefined,
     private readonly budgets: BudgetMeter,
-  ) {}
+  ) {
+    super();
+  }
 
   get reserves(): boolean {
     return this.key !== undefined && hasBudget(this.key);
@@ -67,12 +68,7 @@ class PortCallLimits implements CallLimits {
     this.reservedUntilEntry = undefined;
   }
 
-  headers(format: FormatName | undefined): Record<string, string> {
-    return this.addHeaders({}, format);
-  }
-
-  addHeaders(headers: Record<string, string>, format: FormatName | undefined): Record<string, string> {
-    const standing = this.admission?.standing;
-    return standing === null || standing === undefined ? headers : rateLimitHeaders(standing, format, Date.now(), headers);
+  protected get standing(): RateLimitStanding | null | undefined {
+    return this.admission?.standing;
   }
 }
