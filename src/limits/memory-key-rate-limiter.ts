@@ -1,6 +1,6 @@
 import type { ApiKeyRecord } from '../storage/ports.js';
 import type { KeyRateLimiter, RateAdmission, RateLimitStanding } from './key-rate-limiter.js';
-import { defaultRateWindowMs, rateRefusals, rateStanding } from './rate-refusals.js';
+import { defaultRateWindowMs, rateRefusals, rateStanding, remainingUnder } from './rate-refusals.js';
 
 /**
  * One key's counters, kept for the process's life, and its standing for the headers: read from the
@@ -30,8 +30,7 @@ export class KeyWindow implements RateLimitStanding {
   }
 
   get requestsRemaining(): number {
-    const rpm = this.key.rpm;
-    return rpm === null ? 0 : Math.max(0, rpm - this.requests);
+    return remainingUnder(this.key.rpm, this.requests);
   }
 
   get tokenLimit(): number | null {
@@ -39,8 +38,7 @@ export class KeyWindow implements RateLimitStanding {
   }
 
   get tokensRemaining(): number {
-    const tpm = this.key.tpm;
-    return tpm === null ? 0 : Math.max(0, tpm - this.tokens);
+    return remainingUnder(this.key.tpm, this.tokens);
   }
 
   get resetAt(): number {

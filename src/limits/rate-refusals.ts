@@ -28,9 +28,14 @@ export function rateStanding(key: ApiKeyRecord, resetAt: number, requests: numbe
   if (key.rpm === null && key.tpm === null) return null;
   return {
     requestLimit: key.rpm,
-    requestsRemaining: key.rpm === null ? 0 : Math.max(0, key.rpm - requests),
+    requestsRemaining: remainingUnder(key.rpm, requests),
     tokenLimit: key.tpm,
-    tokensRemaining: key.tpm === null ? 0 : Math.max(0, key.tpm - tokens),
+    tokensRemaining: remainingUnder(key.tpm, tokens),
     resetAt,
   };
+}
+
+/** What is left of a limit after `used`, never below zero; zero where there is no limit (its header is not sent). */
+export function remainingUnder(limit: number | null, used: number): number {
+  return limit === null ? 0 : Math.max(0, limit - used);
 }
