@@ -15,6 +15,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chatBody } from './lib/bodies.mjs';
+import { median, medianInterval } from './lib/bootstrap.mjs';
 import { runPinned, sleep, startPinned, stopAll, waitHttp, watchProcess } from './lib/processes.mjs';
 import { chatModel } from './lib/scenarios.mjs';
 
@@ -120,17 +121,20 @@ try {
       }
     }
   }
-  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
   const runsOf = (mode, name) => results.runs.filter((entry) => entry.mode === mode && entry.key === name);
   const of = (mode, name, field) => median(runsOf(mode, name).map((entry) => entry[field]));
   // Each repetition ran every key within seconds: a key's ratio to the unlimited key of the same
   // repetition cancels the machine's drift between repetitions, which on a shared VM is larger
   // than the effect measured.
-  const pairedRatios = (mode, name) =>
+  const paired = (mode, name, compare) =>
     runsOf(mode, name).flatMap((entry) => {
       const unlimited = runsOf(mode, 'unlimited').find((other) => other.rep === entry.rep);
-      return unlimited ? [entry.rps / unlimited.rps] : [];
+      return unlimited ? [compare(entry, unlimited)] : [];
     });
+  const pairedRatios = (mode, name) => paired(mode, name, (entry, unlimited) => entry.rps / unlimited.rps);
+  // The CPU a key adds per call, also taken repetition by repetition: the VM's speed moves both alike.
+  const pairedCpuAdded = (mode, name) =>
+    paired(mode, name, (entry, unlimited) => (entry.cpu_us_per_request ?? Number.NaN) - (unlimited.cpu_us_per_request ?? Number.NaN)).filter(Number.isFinite);
   results.summary = {};
   for (const mode of settings.modes) {
     results.summary[mode] = {};
@@ -142,6 +146,9 @@ try {
         ratio_of_medians: Number((of(mode, name, 'rps') / of('memory', 'unlimited', 'rps')).toFixed(3)),
         paired_ratio_median: Number(median(ratios).toFixed(3)),
         paired_ratio_quartiles: [0.25, 0.75].map((quantile) => Number([...ratios].sort((a, b) => a - b)[Math.floor(quantile * (ratios.length - 1))].toFixed(3))),
+        // How far the median itself can move with this many repetitions (bootstrap, 95 %).
+        paired_ratio_median_interval: medianInterval(ratios).map((bound) => Number(bound.toFixed(3))),
+        cpu_us_added_paired_median: median(pairedCpuAdded(mode, name)) ?? null,
         unlimited_cpu_us: of(mode, 'unlimited', 'cpu_us_per_request'),
         key_cpu_us: of(mode, name, 'cpu_us_per_request'),
         errors: runsOf(mode, name).reduce((sum, entry) => sum + entry.errors, 0),
@@ -149,7 +156,8 @@ try {
       results.summary[mode][name] = summary;
       log(
         `${mode} ${name}: ${summary.key_rps} vs unlimited ${summary.unlimited_rps} rps (medians; ${summary.ratio_of_medians}× of in-memory unlimited); ` +
-          `paired ratio median ${summary.paired_ratio_median}× (quartiles ${summary.paired_ratio_quartiles.join('–')}); CPU ${summary.key_cpu_us} vs ${summary.unlimited_cpu_us} µs/request; errors ${summary.errors}`,
+          `paired ratio median ${summary.paired_ratio_median}× (95 % ${summary.paired_ratio_median_interval.join('–')}; quartiles ${summary.paired_ratio_quartiles.join('–')}); ` +
+          `CPU ${summary.key_cpu_us} vs ${summary.unlimited_cpu_us} µs/request (${summary.cpu_us_added_paired_median >= 0 ? '+' : ''}${summary.cpu_us_added_paired_median} paired); errors ${summary.errors}`,
       );
     }
   }
