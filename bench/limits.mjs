@@ -9,13 +9,15 @@
 // redis-server, measured in the same run. Reports requests per second, the gateway's CPU µs per
 // request, and the ratios. Knobs: DURATION (1 s), WARMUP (3 s), REPS (40), CONCURRENCY (64), MODES
 // (`memory`, `redis`, or `memory@/path/to/bin/switchyard.js` for another build in the same run),
-// VARIANTS (`name=keys-create flags;…`), LIMITED_FLAGS (the limited key's flags), GATEWAY_CLI, SKIP_BUILD.
+// VARIANTS (`name=keys-create flags;…`), LIMITED_FLAGS (the limited key's flags), GATEWAY_CLI, SKIP_BUILD,
+// KEEP_LEDGER=1 (keep the run's ledger, removed by default: about 0.8 GB at 100 × 1 s).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chatBody } from './lib/bodies.mjs';
 import { median, medianInterval } from './lib/bootstrap.mjs';
+import { removeLedgerUnlessKept } from './lib/ledger-files.mjs';
 import { runPinned, sleep, startPinned, stopAll, waitHttp, watchProcess } from './lib/processes.mjs';
 import { chatModel } from './lib/scenarios.mjs';
 
@@ -163,6 +165,7 @@ try {
   }
 } finally {
   await stopAll();
+  removeLedgerUnlessKept(outDir);
   fs.writeFileSync(path.join(outDir, 'results.json'), JSON.stringify(results, null, 1));
   log(`results → ${outDir}/results.json`);
 }

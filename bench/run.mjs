@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import os from 'node:os';
 import { watchCpus } from './lib/cpu-usage.mjs';
 import { cpuSeconds, killAllNow, machineLoad, rssKb, runPinned, sleep, startPinned, stop, stopAll, waitHttp, watchProcess } from './lib/processes.mjs';
+import { removeLedgerUnlessKept } from './lib/ledger-files.mjs';
 import { runSlowStreams, runSoak } from './lib/long-stages.mjs';
 import { buildBodies, scenarios as scenarioTable } from './lib/scenarios.mjs';
 import { summarize } from './lib/summarize.mjs';
@@ -324,6 +325,7 @@ try {
 } finally {
   if (processes.gateway) await stop(processes.gateway, 15_000);
   await stopAll();
+  removeLedgerUnlessKept(outDir);
   fs.writeFileSync(path.join(outDir, 'results.json'), JSON.stringify(results, null, 1));
   const summary = summarize(results);
   fs.writeFileSync(path.join(outDir, 'summary.md'), summary);
