@@ -2,7 +2,7 @@ import { hasBudget } from '../budgets/budget-meter.js';
 import type { BudgetAccount, MemoryBudgetMeter } from '../budgets/memory-budget-meter.js';
 import type { ApiKeyRecord } from '../storage/ports.js';
 import { hasRateLimits, type RateLimitStanding } from './key-rate-limiter.js';
-import { CallLimitHeaders } from './call-limit-headers.js';
+import { CallLimitsBase } from './call-limits-base.js';
 import type { CallLimits, KeyLimits } from './key-limits.js';
 import type { KeyWindow, MemoryKeyRateLimiter } from './memory-key-rate-limiter.js';
 
@@ -26,25 +26,19 @@ export class MemoryKeyLimits implements KeyLimits {
 }
 
 /** One call: its key's window while it counts there, and its reservation in the key's account. */
-class MemoryCallLimits extends CallLimitHeaders implements CallLimits {
+class MemoryCallLimits extends CallLimitsBase implements CallLimits {
   /** True until the call ends: its slot and its reservation are given back once. */
   private open = true;
   /** The key's account while this call holds `heldNanoUsd` in it. */
   private account: BudgetAccount | undefined;
   private heldNanoUsd = 0n;
-  /** The request id of a reservation that outlives the call (a video job's), released if the call fails. */
-  private reservedUntilEntry: string | undefined;
 
   constructor(
     private readonly limits: MemoryKeyLimits,
-    private readonly key: ApiKeyRecord | undefined,
+    key: ApiKeyRecord | undefined,
     private readonly window: KeyWindow | undefined,
   ) {
-    super();
-  }
-
-  get reserves(): boolean {
-    return this.key !== undefined && hasBudget(this.key);
+    super(key, limits.budgets);
   }
 
   reserve(requestId: string, worstNanoUsd: bigint): Promise<void> | undefined {
@@ -60,21 +54,13 @@ class MemoryCallLimits extends CallLimitHeaders implements CallLimits {
     this.heldNanoUsd = worstNanoUsd;
   }
 
-  reserveUntilEntry(requestId: string, worstNanoUsd: bigint): Promise<void> | undefined {
-    if (this.key === undefined || !hasBudget(this.key)) return undefined;
-    // Noted first: releasing a reservation that was refused is a no-op.
-    this.reservedUntilEntry = requestId;
-    return this.limits.budgets.reserve(this.key, requestId, worstNanoUsd);
-  }
-
   finish(tokens: number, recorded = true): void {
     if (this.open) {
       this.open = false;
       if (this.window !== undefined) this.limits.rates.end(this.window, tokens);
       if (this.account !== undefined) this.limits.budgets.endHold(this.account, this.heldNanoUsd);
     }
-    if (!recorded && this.reservedUntilEntry !== undefined && this.key !== undefined) this.limits.budgets.release(this.key.id, this.reservedUntilEntry);
-    this.reservedUntilEntry = undefined;
+    this.endReservationUntilEntry(recorded);
   }
 
   protected get standing(): RateLimitStanding | null | undefined {

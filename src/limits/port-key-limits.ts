@@ -2,7 +2,7 @@ import type { BudgetHold, BudgetMeter } from '../budgets/budget-meter.js';
 import { hasBudget } from '../budgets/budget-meter.js';
 import type { ApiKeyRecord } from '../storage/ports.js';
 import { hasRateLimits, type KeyRateLimiter, type RateAdmission, type RateLimitStanding } from './key-rate-limiter.js';
-import { CallLimitHeaders } from './call-limit-headers.js';
+import { CallLimitsBase } from './call-limits-base.js';
 import type { CallLimits, KeyLimits } from './key-limits.js';
 
 /**
@@ -23,22 +23,16 @@ export class PortKeyLimits implements KeyLimits {
 }
 
 /** A call's limits through the two ports: an admission and a hold, each ending once however often the call is finished. */
-class PortCallLimits extends CallLimitHeaders implements CallLimits {
+class PortCallLimits extends CallLimitsBase implements CallLimits {
   /** The reservation this call holds until it ends. */
   private hold: BudgetHold | undefined;
-  /** The request id of a reservation that outlives the call (a video job's), released if the call fails. */
-  private reservedUntilEntry: string | undefined;
 
   constructor(
-    private readonly key: ApiKeyRecord | undefined,
+    key: ApiKeyRecord | undefined,
     private readonly admission: RateAdmission | undefined,
-    private readonly budgets: BudgetMeter,
+    budgets: BudgetMeter,
   ) {
-    super();
-  }
-
-  get reserves(): boolean {
-    return this.key !== undefined && hasBudget(this.key);
+    super(key, budgets);
   }
 
   reserve(requestId: string, worstNanoUsd: bigint): Promise<void> | undefined {
@@ -53,19 +47,11 @@ class PortCallLimits extends CallLimitHeaders implements CallLimits {
     });
   }
 
-  reserveUntilEntry(requestId: string, worstNanoUsd: bigint): Promise<void> | undefined {
-    if (this.key === undefined || !hasBudget(this.key)) return undefined;
-    // Noted first: releasing a reservation that was refused is a no-op.
-    this.reservedUntilEntry = requestId;
-    return this.budgets.reserve(this.key, requestId, worstNanoUsd);
-  }
-
   finish(tokens: number, recorded = true): void {
     this.admission?.finish(tokens);
     this.hold?.end(recorded);
     this.hold = undefined;
-    if (!recorded && this.reservedUntilEntry !== undefined && this.key !== undefined) this.budgets.release(this.key.id, this.reservedUntilEntry);
-    this.reservedUntilEntry = undefined;
+    this.endReservationUntilEntry(recorded);
   }
 
   protected get standing(): RateLimitStanding | null | undefined {
