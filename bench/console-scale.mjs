@@ -19,6 +19,7 @@ import { ledgerBatches } from './lib/console-ledger.mjs';
 import { consoleCalls } from './lib/console-calls.mjs';
 import { capturedStatements, explain } from './lib/query-plans.mjs';
 import { sleep, startPinned, stop, stopAll, waitHttp } from './lib/processes.mjs';
+import { median } from './lib/statistics.mjs';
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
 const repoDir = path.resolve(benchDir, '..');
@@ -154,7 +155,6 @@ async function timeCall(call, adminSecret) {
   return { ms, bytes: body.length, items: JSON.parse(body).data?.length };
 }
 
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const results = { settings, machine: machine(), targets: {} };
 try {
   for (const target of targets) {

@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chatBody } from './lib/bodies.mjs';
-import { median, medianInterval } from './lib/bootstrap.mjs';
+import { median, medianInterval } from './lib/statistics.mjs';
 import { removeLedgerUnlessKept } from './lib/ledger-files.mjs';
 import { runPinned, sleep, startPinned, stopAll, waitHttp, watchProcess } from './lib/processes.mjs';
 import { chatModel } from './lib/scenarios.mjs';

@@ -1,5 +1,5 @@
-// How far a run's median can be trusted: a percentile bootstrap of the median, with a fixed seed
-// so the same results give the same interval.
+// A run's median, and how far it can be trusted: a percentile bootstrap of the median, with a fixed
+// seed so the same results give the same interval.
 
 /** A small deterministic generator (mulberry32): the interval must not change between two reads of one file. */
 function seededRandom(seed) {
@@ -12,6 +12,7 @@ function seededRandom(seed) {
   };
 }
 
+/** The middle value (the upper one of an even count): what every table of these benches reports. */
 export function median(values) {
   return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 }
