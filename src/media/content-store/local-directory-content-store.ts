@@ -35,15 +35,19 @@ export class LocalDirectoryContentStore implements ContentStore {
     await mkdir(path.dirname(file), { recursive: true });
     const temporary = `${file}.${randomUUID()}${partialSuffix}`;
     const sidecar: Sidecar = { contentType, ...(options.expiresAt === undefined ? {} : { expiresAt: options.expiresAt.toISOString() }) };
+    const writer = createWriteStream(temporary);
     try {
       const source = content instanceof Uint8Array ? Readable.from([content]) : Readable.from(content);
-      await pipeline(source, createWriteStream(temporary));
+      await pipeline(source, writer);
       await writeFile(`${temporary}${metaSuffix}`, JSON.stringify(sidecar));
       // The sidecar first: a reader that finds the content always finds its type beside it.
       await rename(`${temporary}${metaSuffix}`, `${file}${metaSuffix}`);
       await rename(temporary, file);
       await rm(`${file}${typeSuffix}`, { force: true });
     } catch (error) {
+      // A write stream destroyed before its file is open still opens (so creates) it, then closes it:
+      // removed before that, the file would come back.
+      if (!writer.closed) await new Promise<void>((closed) => writer.once('close', () => closed()));
       await Promise.all([rm(temporary, { force: true }), rm(`${temporary}${metaSuffix}`, { force: true })]);
       throw error;
     }
