@@ -16,8 +16,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chatBody } from './lib/bodies.mjs';
-import { median, medianInterval } from './lib/statistics.mjs';
+import { median, medianInterval, quartiles } from './lib/statistics.mjs';
 import { removeLedgerUnlessKept } from './lib/ledger-files.mjs';
+import { pairedCpuAdded, pairedRatios, runsOf } from './lib/paired-runs.mjs';
 import { runPinned, sleep, startPinned, stopAll, waitHttp, watchProcess } from './lib/processes.mjs';
 import { chatModel } from './lib/scenarios.mjs';
 
@@ -78,7 +79,12 @@ for (const [name, key] of Object.entries(keys)) {
   fs.writeFileSync(headerFiles[name], `authorization: Bearer ${key}\n`);
 }
 
-const results = { settings, runs: [] };
+// The commit checked out (with `+changes` when the work tree differs from it; dist/ is built from it
+// unless SKIP_BUILD=1 reuses an older one), so that runs read together (bench/limits-pooled.mjs)
+// can be seen to be of one build. Another build (`memory@…`) is named by its path in its runs.
+const head = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repoDir, encoding: 'utf8' }).stdout.trim();
+const changed = spawnSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: repoDir, encoding: 'utf8' }).stdout.trim() !== '';
+const results = { settings, build: head === '' ? 'unknown' : `${head}${changed ? '+changes' : ''}`, runs: [] };
 try {
   const upstream = startPinned('upstream', settings.loadgenCpu, 'node', [path.join(benchDir, 'fake-upstream.mjs')], { UPSTREAM_PORT: String(settings.upstreamPort) }, path.join(outDir, 'logs', 'upstream.log'));
   if (!(await waitHttp(`${upstreamUrl}/health`, 10_000, upstream))) throw new Error('the fake upstream did not start');
@@ -123,37 +129,24 @@ try {
       }
     }
   }
-  const runsOf = (mode, name) => results.runs.filter((entry) => entry.mode === mode && entry.key === name);
-  const of = (mode, name, field) => median(runsOf(mode, name).map((entry) => entry[field]));
-  // Each repetition ran every key within seconds: a key's ratio to the unlimited key of the same
-  // repetition cancels the machine's drift between repetitions, which on a shared VM is larger
-  // than the effect measured.
-  const paired = (mode, name, compare) =>
-    runsOf(mode, name).flatMap((entry) => {
-      const unlimited = runsOf(mode, 'unlimited').find((other) => other.rep === entry.rep);
-      return unlimited ? [compare(entry, unlimited)] : [];
-    });
-  const pairedRatios = (mode, name) => paired(mode, name, (entry, unlimited) => entry.rps / unlimited.rps);
-  // The CPU a key adds per call, also taken repetition by repetition: the VM's speed moves both alike.
-  const pairedCpuAdded = (mode, name) =>
-    paired(mode, name, (entry, unlimited) => (entry.cpu_us_per_request ?? Number.NaN) - (unlimited.cpu_us_per_request ?? Number.NaN)).filter(Number.isFinite);
+  const of = (mode, name, field) => median(runsOf(results.runs, mode, name).map((entry) => entry[field]));
   results.summary = {};
   for (const mode of settings.modes) {
     results.summary[mode] = {};
     for (const { name } of variants) {
-      const ratios = pairedRatios(mode, name);
+      const ratios = pairedRatios(results.runs, mode, name);
       const summary = {
         unlimited_rps: of(mode, 'unlimited', 'rps'),
         key_rps: of(mode, name, 'rps'),
         ratio_of_medians: Number((of(mode, name, 'rps') / of('memory', 'unlimited', 'rps')).toFixed(3)),
         paired_ratio_median: Number(median(ratios).toFixed(3)),
-        paired_ratio_quartiles: [0.25, 0.75].map((quantile) => Number([...ratios].sort((a, b) => a - b)[Math.floor(quantile * (ratios.length - 1))].toFixed(3))),
+        paired_ratio_quartiles: quartiles(ratios).map((quartile) => Number(quartile.toFixed(3))),
         // How far the median itself can move with this many repetitions (bootstrap, 95 %).
         paired_ratio_median_interval: medianInterval(ratios).map((bound) => Number(bound.toFixed(3))),
-        cpu_us_added_paired_median: median(pairedCpuAdded(mode, name)) ?? null,
+        cpu_us_added_paired_median: median(pairedCpuAdded(results.runs, mode, name)) ?? null,
         unlimited_cpu_us: of(mode, 'unlimited', 'cpu_us_per_request'),
         key_cpu_us: of(mode, name, 'cpu_us_per_request'),
-        errors: runsOf(mode, name).reduce((sum, entry) => sum + entry.errors, 0),
+        errors: runsOf(results.runs, mode, name).reduce((sum, entry) => sum + entry.errors, 0),
       };
       results.summary[mode][name] = summary;
       log(

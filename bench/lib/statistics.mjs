@@ -17,6 +17,12 @@ export function median(values) {
   return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 }
 
+/** The lower and upper quartiles: where the middle half of the values lies. */
+export function quartiles(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return [0.25, 0.75].map((quantile) => sorted[Math.floor(quantile * (sorted.length - 1))]);
+}
+
 /** The 95 % interval of the median of `values`, from `resamples` resamples drawn with replacement. */
 export function medianInterval(values, resamples = 2000) {
   if (values.length === 0) return [Number.NaN, Number.NaN];
