@@ -144,6 +144,7 @@ describe('content an upstream hands back', () => {
     const startedAt = Date.now();
     const { video } = await runJob(strict);
     await expectRefusedAndFree(strict, video, 'private');
+    expect(JSON.stringify(video.error)).not.toContain('10.20.30.40');
     expect(Date.now() - startedAt).toBeLessThan(10_000);
   });
 

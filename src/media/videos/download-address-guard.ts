@@ -7,8 +7,9 @@ import { isLoopbackName, isPrivateAddress } from './private-address.js';
 /** `videos.download_private_addresses`: whether content may come from inside the gateway's network. */
 export type PrivateAddressRule = 'auto' | 'allow' | 'refuse';
 
-function refusedInside(host: string): GatewayError {
-  return new GatewayError('upstream_content_refused', `The upstream's content is at a private or loopback address (${host}), which the gateway does not fetch from.`);
+/** The job's error says why, never where: the address is the gateway's network's, not the client's business. */
+function refusedInside(): GatewayError {
+  return new GatewayError('upstream_content_refused', "The upstream's content is at a private or loopback address, which the gateway does not fetch from.");
 }
 
 /** Every address a host name has (an IP literal is its own). */
@@ -42,7 +43,7 @@ export function assertOutsideHost(url: URL): void {
     throw new GatewayError('upstream_content_refused', `The upstream's content is at a ${url.protocol} URL; only http and https are fetched.`);
   }
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (isLoopbackName(host) || isPrivateAddress(host)) throw refusedInside(host);
+  if (isLoopbackName(host) || isPrivateAddress(host)) throw refusedInside();
 }
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
@@ -59,7 +60,7 @@ function outsideOnlyLookup(host: string, options: LookupOptions, callback: Looku
       return;
     }
     if (found.some((entry) => isPrivateAddress(entry.address))) {
-      callback(refusedInside(host), []);
+      callback(refusedInside(), []);
       return;
     }
     const first = found[0];
