@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { allowsPrivateAddresses, assertOutsideHost } from './download-address-guard.js';
+import { AbortScope } from '../../call/abort-scope.js';
+import { sendUpstream } from '../../upstream/upstream-client.js';
+import { allowsPrivateAddresses, assertOutsideHost, outsideOnlyDispatcher } from './download-address-guard.js';
 import { keptContentType, servedContentType } from './video-content-type.js';
 
 describe('allowsPrivateAddresses', () => {
@@ -42,5 +44,13 @@ describe('video content types', () => {
   it('serves a type kept before types were checked as plain bytes', () => {
     expect(servedContentType('video', 'text/html')).toBe('application/octet-stream');
     expect(servedContentType('thumbnail', 'image/webp')).toBe('image/webp');
+  });
+});
+
+describe('outsideOnlyDispatcher', () => {
+  it('refuses, when connecting, a name whose address is inside (checked after the lookup, not by the name)', async () => {
+    // localhost is resolved here like any other name: the refusal comes from its address.
+    const sent = sendUpstream({ method: 'GET', url: 'http://localhost:9/video.mp4', headers: {}, signal: new AbortScope(), timeoutMs: 2_000, dispatcher: outsideOnlyDispatcher() });
+    await expect(sent).rejects.toMatchObject({ code: 'upstream_content_refused' });
   });
 });
