@@ -77,6 +77,7 @@ export interface AdminVideo {
   error: { code: string; message: string } | null;
   created_at: string;
   completed_at: string | null;
+  deleted_at: string | null;
   content_urls: { video?: string; thumbnail?: string } | null;
 }
 

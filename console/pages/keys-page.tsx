@@ -2,13 +2,14 @@ import { useState } from 'preact/hooks';
 import { getJson, messageOf, sendJson } from '../api.js';
 import { KeyForm, type KeySettings } from '../parts/key-form.js';
 import { KeySecret } from '../parts/key-secret.js';
+import { RotateForm, type RotateGrace } from '../parts/rotate-form.js';
 import { ErrorNotice } from '../parts/notice.js';
 import { SpendMeters } from '../parts/spend-meter.js';
 import { showTime } from '../parts/time.js';
 import { useLoad } from '../parts/use-load.js';
 import type { KeyObject, KeyWithSecret, List } from '../types.js';
 
-type Editing = { mode: 'none' } | { mode: 'create' } | { mode: 'edit'; key: KeyObject };
+type Editing = { mode: 'none' } | { mode: 'create' } | { mode: 'edit'; key: KeyObject } | { mode: 'rotate'; key: KeyObject };
 
 /** Every key with its scopes, limits and spend against its budgets; create, edit, rotate, revoke. */
 export function KeysPage() {
@@ -36,11 +37,12 @@ export function KeysPage() {
       await sendJson<KeyObject>(`/admin/keys/${encodeURIComponent(key.id)}`, 'PATCH', settings);
       setEditing({ mode: 'none' });
     });
-  const rotate = (key: KeyObject) =>
+  const rotate = (key: KeyObject) => (grace: RotateGrace) =>
     act(async () => {
-      if (!confirm(`Rotate “${key.name}”? A new secret is made; the old one keeps working for the grace period.`)) return;
-      const rotated = await sendJson<KeyWithSecret>(`/admin/keys/${encodeURIComponent(key.id)}/rotate`, 'POST', {});
-      setSecret({ name: rotated.name, secret: rotated.key, note: `The previous secret works until ${showTime(rotated.previous_key_expires_at)}.` });
+      const rotated = await sendJson<KeyWithSecret>(`/admin/keys/${encodeURIComponent(key.id)}/rotate`, 'POST', grace === 'none' ? { grace_seconds: 0 } : {});
+      const note = grace === 'none' ? 'The previous secret no longer works.' : `The previous secret works until ${showTime(rotated.previous_key_expires_at)}.`;
+      setSecret({ name: rotated.name, secret: rotated.key, note });
+      setEditing({ mode: 'none' });
     });
   const revoke = (key: KeyObject) =>
     act(async () => {
@@ -58,6 +60,9 @@ export function KeysPage() {
       {secret === undefined ? null : <KeySecret {...secret} onDone={() => setSecret(undefined)} />}
       {editing.mode === 'create' ? <KeyForm onSubmit={create} onCancel={() => setEditing({ mode: 'none' })} /> : null}
       {editing.mode === 'edit' ? <KeyForm key={editing.key.id} apiKey={editing.key} onSubmit={update(editing.key)} onCancel={() => setEditing({ mode: 'none' })} /> : null}
+      {editing.mode === 'rotate' ? (
+        <RotateForm key={editing.key.id} apiKey={editing.key} onRotate={(grace) => void rotate(editing.key)(grace)} onCancel={() => setEditing({ mode: 'none' })} />
+      ) : null}
       <div class="table-wrap">
         <table>
           <thead>
@@ -98,7 +103,7 @@ export function KeysPage() {
                       <button type="button" onClick={() => setEditing({ mode: 'edit', key })} aria-label={`Edit ${key.name}`}>
                         Edit
                       </button>
-                      <button type="button" onClick={() => void rotate(key)} aria-label={`Rotate ${key.name}`}>
+                      <button type="button" onClick={() => setEditing({ mode: 'rotate', key })} aria-label={`Rotate ${key.name}`}>
                         Rotate
                       </button>
                       <button type="button" class="danger" onClick={() => void revoke(key)} aria-label={`Revoke ${key.name}`}>

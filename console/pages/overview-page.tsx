@@ -3,6 +3,7 @@ import { useState } from 'preact/hooks';
 import { getJson, query } from '../api.js';
 import { showUsd, sumUsd } from '../money.js';
 import { TimeChart } from '../parts/chart.js';
+import { useKeyNames } from '../parts/key-names.js';
 import { ErrorNotice } from '../parts/notice.js';
 import { loadSeries, ranges, type Range } from '../parts/series.js';
 import { showNumber } from '../parts/time.js';
@@ -19,6 +20,7 @@ const formatMs = (value: number) => `${Math.round(value)} ms`;
  * it stays quick over any number of ledger entries.
  */
 export function OverviewPage() {
+  const keyName = useKeyNames();
   const [range, setRange] = useState<Range>('day');
   const loaded = useLoad(
     async () => {
@@ -77,8 +79,8 @@ export function OverviewPage() {
             </Figure>
           </div>
           <div class="columns">
-            <TopList title="Top models" rows={data.models.map((group) => ({ name: group.model ?? '', group }))} />
-            <TopList title="Top keys" rows={data.keys.map((group) => ({ name: group.key_id ?? '(no key)', group }))} />
+            <TopList title="Top models" rows={data.models.map((group) => ({ name: group.model ?? '', id: group.model ?? '', group }))} />
+            <TopList title="Top keys" rows={data.keys.map((group) => ({ name: keyName(group.key_id), id: group.key_id ?? '', group }))} />
           </div>
         </>
       )}
@@ -115,7 +117,7 @@ function Figure(props: { title: string; children: ComponentChildren }) {
   );
 }
 
-function TopList(props: { title: string; rows: { name: string; group: UsageGroup }[] }) {
+function TopList(props: { title: string; rows: { name: string; id: string; group: UsageGroup }[] }) {
   return (
     <div class="panel">
       <h2>{props.title}</h2>
@@ -132,8 +134,10 @@ function TopList(props: { title: string; rows: { name: string; group: UsageGroup
           </thead>
           <tbody>
             {props.rows.map((row) => (
-              <tr key={row.name}>
-                <td class="id">{row.name}</td>
+              <tr key={row.id}>
+                <td class="id" title={row.id}>
+                  {row.name}
+                </td>
                 <td class="number">{showNumber(row.group.requests)}</td>
                 <td class="number">{showUsd(row.group.cost_usd)}</td>
               </tr>

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { call, getJson, messageOf, query } from '../api.js';
 import { showUsd } from '../money.js';
+import { useKeyNames } from '../parts/key-names.js';
 import { ErrorNotice } from '../parts/notice.js';
 import { readEvents } from '../parts/sse.js';
 import { showNumber, showTime } from '../parts/time.js';
@@ -16,6 +17,7 @@ const liveLimit = 200;
  * one `/admin/requests/stream`, read through fetch so it carries the admin key.
  */
 export function RequestsPage() {
+  const keyName = useKeyNames();
   const [cursors, setCursors] = useState<string[]>([]);
   const before = cursors.at(-1);
   const page = useLoad(() => getJson<List<LedgerRecord>>(`/admin/requests${query({ limit: pageSize, before })}`), [before]);
@@ -81,7 +83,9 @@ export function RequestsPage() {
               <tr key={row.request_id} data-request-id={row.request_id}>
                 <td>{showTime(row.created_at)}</td>
                 <td class="id">{row.model}</td>
-                <td class="id">{row.key_id ?? '—'}</td>
+                <td class="id" title={row.key_id ?? undefined}>
+                  {keyName(row.key_id)}
+                </td>
                 <td>{row.endpoint}</td>
                 <td class={`number ${row.status >= 400 ? 'bad' : ''}`}>{row.status}</td>
                 <td class="number">

@@ -3,6 +3,7 @@ import { getJson, messageOf, query } from '../api.js';
 import { showUsd, sumUsd, usdNumber } from '../money.js';
 import { TimeChart } from '../parts/chart.js';
 import { downloadFile } from '../parts/download.js';
+import { useKeyNames } from '../parts/key-names.js';
 import { ErrorNotice } from '../parts/notice.js';
 import { showNumber } from '../parts/time.js';
 import { useLoad } from '../parts/use-load.js';
@@ -15,7 +16,7 @@ function daysAgo(days: number): string {
   return new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
 }
 
-const nameOf = (grouping: Grouping, group: UsageGroup) => (grouping === 'key' ? (group.key_id ?? '(no key)') : grouping === 'model' ? (group.model ?? '') : (group.day ?? ''));
+const idOf = (grouping: Grouping, group: UsageGroup) => (grouping === 'key' ? (group.key_id ?? '') : grouping === 'model' ? (group.model ?? '') : (group.day ?? ''));
 const formatUsdAxis = (value: number) => `$${value.toPrecision(3)}`;
 const tokensOf = (group: UsageGroup) => group.input_uncached + group.cache_read + group.cache_write + group.output + group.reasoning;
 
@@ -34,7 +35,9 @@ function everyDay(since: string, until: string, rows: UsageGroup[]): { at: numbe
  * buttons fetch the same range's ledger entries (`/admin/ledger`) when pressed.
  */
 export function UsagePage() {
+  const keyName = useKeyNames();
   const [grouping, setGrouping] = useState<Grouping>('day');
+  const nameOf = (group: UsageGroup) => (grouping === 'key' ? keyName(group.key_id) : idOf(grouping, group));
   const [since, setSince] = useState(daysAgo(29));
   const [until, setUntil] = useState(daysAgo(-1));
   const [exportError, setExportError] = useState<string>();
@@ -91,8 +94,10 @@ export function UsagePage() {
           </thead>
           <tbody>
             {rows.map((group) => (
-              <tr key={nameOf(grouping, group)}>
-                <td class="id">{nameOf(grouping, group)}</td>
+              <tr key={idOf(grouping, group)}>
+                <td class="id" title={idOf(grouping, group)}>
+                  {nameOf(group)}
+                </td>
                 <td class="number">{showNumber(group.requests)}</td>
                 <td class="number">{showNumber(group.errors)}</td>
                 <td class="number">{showNumber(tokensOf(group))}</td>

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { getJson } from '../api.js';
 import { showUsd } from '../money.js';
+import { useKeyNames } from '../parts/key-names.js';
 import { ErrorNotice } from '../parts/notice.js';
 import { showTime } from '../parts/time.js';
 import { useLoad } from '../parts/use-load.js';
@@ -9,6 +10,7 @@ import type { AdminVideo, List } from '../types.js';
 
 /** Every key's video jobs from `/admin/videos`, refreshed each second while one is still running. */
 export function VideosPage() {
+  const keyName = useKeyNames();
   const [running, setRunning] = useState(true);
   const jobs = useLoad(
     async () => {
@@ -28,7 +30,7 @@ export function VideosPage() {
           <div key={job.id} class="panel">
             <VideoJob job={job} />
             <p class="hint id">
-              key {job.key_id ?? '—'} · {job.provider} · {job.mode} · created {showTime(job.created_at)} · cost {showUsd(job.cost_usd)}
+              key {keyName(job.key_id)} · {job.provider} · {job.mode} · created {showTime(job.created_at)} · cost {showUsd(job.cost_usd)}
             </p>
           </div>
         ))}

@@ -7,10 +7,11 @@ import type { AdminVideo } from '../types.js';
 export function VideoJob(props: { job: AdminVideo }) {
   const { job } = props;
   const urls = job.content_urls;
+  const state = shownState(job);
   return (
-    <div class="video-job" data-video-id={job.id} data-status={job.status}>
+    <div class="video-job" data-video-id={job.id} data-status={state}>
       <h3 class="id">
-        {job.model} · {job.seconds}s · {job.size} <span class={`badge ${job.status}`}>{job.status.replace('_', ' ')}</span>
+        {job.model} · {job.seconds}s · {job.size} <span class={`badge ${state}`}>{state.replace('_', ' ')}</span>
       </h3>
       <p class="hint id">{job.id}</p>
       <label class="progress">
@@ -30,4 +31,12 @@ export function VideoJob(props: { job: AdminVideo }) {
       )}
     </div>
   );
+}
+
+/**
+ * The state an operator should see: a job its owner deleted keeps the state it reached (a deleted
+ * completed job is still `completed` in the API, its content gone), so it is shown as deleted.
+ */
+function shownState(job: AdminVideo): string {
+  return job.deleted_at === null || job.status === 'cancelled' ? job.status : 'deleted';
 }

@@ -13,3 +13,24 @@ export function sellableVariants(video: VideoModelRecord, price: PriceEntry | un
     return sold === undefined ? [] : [{ ...variant, price: sold }];
   });
 }
+
+/** What a submit that leaves the shape or the length out gets. */
+export interface DefaultVariant {
+  readonly variant: SellableVariant;
+  readonly seconds: number;
+}
+
+/**
+ * The variant a submit of `mode` gets when it names neither `size` nor `resolution` and
+ * `aspect_ratio`: the first one sold, at its shortest length (the length a submit that names a
+ * shape but no `seconds` gets too). Published as each video model's `defaults`.
+ */
+export function defaultVariant(sold: readonly SellableVariant[], mode: VideoVariant['mode']): DefaultVariant | undefined {
+  const variant = sold.find((candidate) => candidate.mode === mode);
+  return variant === undefined ? undefined : { variant, seconds: shortestLength(variant) };
+}
+
+/** The length a submit of `variant` that names no `seconds` gets. */
+export function shortestLength(variant: SellableVariant): number {
+  return Math.min(...variant.seconds);
+}

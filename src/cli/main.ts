@@ -20,7 +20,7 @@ Usage:
   switchyard keys list [--json]
   switchyard keys revoke ID
   switchyard migrate                               bring the database schema up to date
-  switchyard usage [--key ID] [--since YYYY-MM-DD] [--json]
+  switchyard usage [--key ID|NAME] [--since YYYY-MM-DD] [--json]
   switchyard ledger export [--since DATE] [--until DATE] [--key ID] [--model M] [--format csv|jsonl]
                                                    every ledger entry, oldest first, to stdout
 

@@ -130,6 +130,9 @@ const contentSchema = z
   .strict()
   .default({ dir: './data/content', url_ttl_seconds: 3600, video_ttl_seconds: 86_400, sweep_interval_seconds: 60 });
 
+/** Twice a long 1080p clip at a generous bitrate: no vendor's video comes near it. */
+const defaultDownloadMaxBytes = 512 * 1024 * 1024;
+
 /** How this process works video jobs (every instance runs a worker over the shared job table). */
 const videosSchema = z
   .object({
@@ -146,9 +149,28 @@ const videosSchema = z
     deadline_seconds: numeric(z.number().int().positive()).default(3600),
     /** A typical render time, for estimating progress of upstreams that report none (Veo). */
     expected_render_seconds: numeric(z.number().int().positive()).default(90),
+    /** The largest piece of content (a video, a thumbnail) kept from an upstream; a larger one fails its job, free. */
+    download_max_bytes: numeric(z.number().int().positive()).default(defaultDownloadMaxBytes),
+    /**
+     * Whether content may be fetched from loopback, private or link-local addresses other than the
+     * provider's own `base_url` (a download link or a redirect pointing into the gateway's network):
+     * `auto` allows it only for a provider whose own address is such (the simulator, a server on
+     * the operator's network), `refuse` never, `allow` always.
+     */
+    download_private_addresses: z.enum(['auto', 'allow', 'refuse']).default('auto'),
   })
   .strict()
-  .default({ concurrency: 8, lease_seconds: 30, claim_interval_ms: 1000, poll_interval_ms: 2000, max_poll_interval_ms: 30_000, deadline_seconds: 3600, expected_render_seconds: 90 });
+  .default({
+    concurrency: 8,
+    lease_seconds: 30,
+    claim_interval_ms: 1000,
+    poll_interval_ms: 2000,
+    max_poll_interval_ms: 30_000,
+    deadline_seconds: 3600,
+    expected_render_seconds: 90,
+    download_max_bytes: defaultDownloadMaxBytes,
+    download_private_addresses: 'auto',
+  });
 
 /** The admin API's live view of new calls (`/admin/requests/stream`). */
 const adminSchema = z

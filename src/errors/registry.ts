@@ -60,6 +60,13 @@ export const errorRegistry = {
   circuit_open: { status: 503, retryable: false },
   /** The upstream's answer grew past `routing.max_answer_bytes`. */
   upstream_answer_too_large: { status: 502, retryable: false },
+  /**
+   * Content a video upstream handed back that the gateway will not keep: not a video or image
+   * type, larger than `videos.download_max_bytes`, or at an address inside the gateway's network.
+   */
+  upstream_content_refused: { status: 502, retryable: false },
+  /** An `Idempotency-Key` sent again with a different request (the IETF idempotency-key draft's 422). */
+  idempotency_key_reused: { status: 422, retryable: false },
   /** This instance should not be sent traffic: it is shutting down, or its database does not answer. */
   not_ready: { status: 503, retryable: true },
   /**

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { ContentReader } from '../media/content-store/content-store.js';
+import { contentSafetyHeaders } from './content-safety-headers.js';
 import { errorResponse } from './error-response.js';
 import type { GatewayContext } from './exchange.js';
 import type { GatewayServices } from './gateway-services.js';
@@ -27,9 +28,9 @@ export async function handleImageContent(context: GatewayContext, services: Gate
     // Content under an id never changes (every publish gets a new id), so the id is a strong tag.
     const etag = `"${id}"`;
     const headers: Record<string, string> = {
+      ...contentSafetyHeaders,
       etag,
       'cache-control': `private, max-age=${services.imageContent.secondsLeft(expiresAt)}`,
-      'x-content-type-options': 'nosniff',
       'x-request-id': requestId,
     };
     if (matchesTag(context.req.header('if-none-match'), etag)) {

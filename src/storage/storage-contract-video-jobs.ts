@@ -8,6 +8,7 @@ export function videoJob(overrides: Partial<VideoJobRecord> = {}): VideoJobRecor
     id: 'video_1',
     keyId: 'key_1',
     idempotencyKey: null,
+    requestHash: null,
     model: 'sim-video',
     provider: 'sim-openai',
     upstreamModel: 'sim-video-upstream',
@@ -59,7 +60,7 @@ function completed(job: VideoJobRecord): VideoJobEnding {
 export function describeVideoJobContract(current: () => Storage): void {
   describe('video jobs', () => {
     it('keeps every field, money beyond 2^53 included', async () => {
-      const job = videoJob({ pricePerSecondPicoUsd: 9_007_199_254_740_993n, costNanoUsd: 9_007_199_254_740_995n, contents: { video: 'videos/a/video' }, idempotencyKey: 'k' });
+      const job = videoJob({ pricePerSecondPicoUsd: 9_007_199_254_740_993n, costNanoUsd: 9_007_199_254_740_995n, contents: { video: 'videos/a/video' }, idempotencyKey: 'k', requestHash: 'sha256:abc' });
       expect(await current().videoJobs.insert(job)).toEqual({ job, created: true });
       expect(await current().videoJobs.get(job.id)).toEqual(job);
     });

@@ -19,6 +19,11 @@ export interface VideoJobRecord {
   readonly keyId: string | null;
   /** The client's `Idempotency-Key`, unique per key. */
   readonly idempotencyKey: string | null;
+  /**
+   * A digest of the request as submitted (see `videoRequestHash`), so a reused `Idempotency-Key`
+   * with another request is told apart in any instance; null for jobs kept before it was recorded.
+   */
+  readonly requestHash: string | null;
   /** Public model id. */
   readonly model: string;
   /** The configured provider's name. */

@@ -31,6 +31,8 @@ export interface UpstreamCall {
   readonly idleTimeoutMs?: number;
   /** Largest answer read; beyond it the call fails with `upstream_answer_too_large`. */
   readonly maxAnswerBytes?: number;
+  /** Another dispatcher than the shared one (content downloads that must not reach private addresses). */
+  readonly dispatcher?: Dispatcher;
 }
 
 export interface UpstreamResponse {
@@ -48,7 +50,7 @@ export function sendUpstream(call: UpstreamCall): Promise<UpstreamResponse> {
   return new Promise((resolve, reject) => {
     const handler = new UpstreamCallHandler(call.signal, call.maxAnswerBytes, resolve, (error) => reject(upstreamTransportError(error, call.signal)));
     const target = splitUrl(call.url);
-    dispatcher().dispatch(
+    (call.dispatcher ?? dispatcher()).dispatch(
       {
         origin: target.origin,
         path: target.path,

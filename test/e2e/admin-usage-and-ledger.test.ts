@@ -181,7 +181,8 @@ describe('usage', () => {
       const usage = await adminJson<{ object: string; group_by: string; data: Record<string, unknown>[] }>(`/admin/usage?group_by=${groupBy}`);
       expect(usage.object).toBe('list');
       expect(usage.group_by).toBe(groupBy);
-      const expected = [...groupedBy(records, key)].map(([group, members]) => ({ [field]: group, ...usageOf(members) }));
+      const named = (group: string | null) => (groupBy === 'key' ? { key_name: group === admin.id ? 'operator' : group === plain.id ? 'app' : null } : {});
+      const expected = [...groupedBy(records, key)].map(([group, members]) => ({ [field]: group, ...named(group), ...usageOf(members) }));
       const order = (item: Record<string, unknown>) => String(item[field] ?? '');
       expect([...usage.data].sort((left, right) => order(left).localeCompare(order(right)))).toEqual(
         expected.sort((left, right) => order(left).localeCompare(order(right))),
@@ -192,7 +193,7 @@ describe('usage', () => {
   it('narrows to one key and to a range of days', async () => {
     const records = await exportedJsonLines();
     const ofPlain = await adminJson<{ data: Record<string, unknown>[] }>(`/admin/usage?group_by=key&key=${plain.id}`);
-    expect(ofPlain.data).toEqual([{ key_id: plain.id, ...usageOf(records.filter((record) => record.key_id === plain.id)) }]);
+    expect(ofPlain.data).toEqual([{ key_id: plain.id, key_name: 'app', ...usageOf(records.filter((record) => record.key_id === plain.id)) }]);
     const today = new Date().toISOString().slice(0, 10);
     const todays = await adminJson<{ data: Record<string, unknown>[] }>(`/admin/usage?group_by=day&since=${today}`);
     expect(todays.data.map((group) => group['day'])).toEqual([...new Set(records.map((record) => record.created_at.slice(0, 10)))].filter((day) => day >= today));

@@ -46,12 +46,12 @@ describe('switchyard keys and usage', { timeout: cliTestTimeoutMs }, () => {
     await gateway.services.ledger.flush();
 
     const usage = await switchyard('usage', '--key', id, '--json');
-    const rows = JSON.parse(usage.stdout) as { model: string; requests: number; inputTokens: number; images: number; videoSeconds: number; cost_usd: string }[];
+    const rows = JSON.parse(usage.stdout) as { model: string; requests: number; input_tokens: number; images: number; video_seconds: number; cost_usd: string }[];
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ model: 'sim-gpt', requests: 1, images: 0, videoSeconds: 0 });
+    expect(rows[0]).toMatchObject({ model: 'sim-gpt', requests: 1, images: 0, video_seconds: 0 });
     const table = await switchyard('usage', '--key', id);
     expect(table.stdout).toContain('images=0  video_seconds=0');
-    expect(rows[0]!.inputTokens).toBeGreaterThan(0);
+    expect(rows[0]!.input_tokens).toBeGreaterThan(0);
 
     expect((await switchyard('keys', 'revoke', id)).code).toBe(0);
     expect((await switchyard('keys', 'revoke', id)).code).toBe(1);

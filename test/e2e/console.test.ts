@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import OpenAI from 'openai';
+import OpenAI, { AuthenticationError } from 'openai';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/default-config.js';
@@ -159,6 +159,8 @@ describe.skipIf(!hasChromium)(title, () => {
     expect(rows.reduce((sum, row) => sum + nano(row.split(',')[costColumn] ?? 'x'), 0n)).toBe(total);
   });
 
+  let videoJobId = '';
+
   it('runs a simulator video job from the Playground: progress moves to 100 % and the video plays', async () => {
     await openPage('Playground');
     await page.getByLabel('Model').selectOption('sim-video');
@@ -189,6 +191,7 @@ describe.skipIf(!hasChromium)(title, () => {
     expect(played.currentTime).toBeGreaterThan(0);
     expect(await job.locator('img').evaluate((image: HTMLImageElement) => image.naturalWidth)).toBeGreaterThan(0);
     const jobId = (await job.getAttribute('data-video-id')) ?? '';
+    videoJobId = jobId;
     const entry = (await eventually(ledger, (lines) => lines.some((line) => line.request_id === jobId), 'video ledger entry')).find((line) => line.request_id === jobId);
     await eventually(async () => page.getByTestId('call-cost').textContent().catch(() => null), (text) => text === `Cost: ${shown(nano(entry?.cost_usd ?? '0'))}`, 'video cost');
   });
@@ -211,6 +214,45 @@ describe.skipIf(!hasChromium)(title, () => {
     await card.waitFor();
     await expect(card.getByRole('list', { name: 'Routes, in the order they are tried' }).textContent()).resolves.toMatch(/→ .*healthy/);
     await expect(page.getByRole('heading', { level: 2, name: 'Video models' }).isVisible()).resolves.toBe(true);
+  });
+
+  it('names keys by their names in Requests, in Overview’s top keys and in Usage by key', async () => {
+    const entry = (await ledger()).find((line) => line.key_id === keyId);
+    await openPage('Requests');
+    const row = page.locator(`tr[data-request-id="${entry?.request_id ?? ''}"]`);
+    await eventually(async () => row.textContent(), (text) => (text ?? '').includes('made in the console'), 'key name in Requests');
+    expect(await row.textContent()).not.toContain(keyId);
+    await openPage('Overview');
+    const topKeys = page.locator('.panel', { has: page.getByRole('heading', { level: 2, name: 'Top keys' }) });
+    await eventually(async () => topKeys.textContent(), (text) => (text ?? '').includes('made in the console'), 'key name in Top keys');
+    await openPage('Usage');
+    await page.getByRole('button', { name: 'By key' }).click();
+    await eventually(async () => page.locator('table').first().textContent(), (text) => (text ?? '').includes('made in the console'), 'key name in Usage');
+  });
+
+  it('shows a video job its owner deleted as deleted, not completed', async () => {
+    expect(videoJobId).not.toBe('');
+    const deleted = await fetch(`${gateway.url}/v1/videos/${videoJobId}`, { method: 'DELETE', headers: { authorization: `Bearer ${admin.secret}` } });
+    expect(deleted.status).toBe(200);
+    await openPage('Video jobs');
+    const job = page.locator(`.video-job[data-video-id="${videoJobId}"]`);
+    await eventually(async () => job.getAttribute('data-status'), (status) => status === 'deleted', 'deleted job state');
+    expect(await job.locator('.badge').textContent()).toBe('deleted');
+  });
+
+  it('rotates a leaked key with no grace: the old secret is refused at once, the new one works', async () => {
+    await openPage('Keys');
+    await page.getByRole('button', { name: 'Rotate made in the console' }).click();
+    const form = page.getByRole('form', { name: 'Rotate key' });
+    await form.getByLabel('stops working now').check();
+    await form.getByRole('button', { name: 'Rotate' }).click();
+    const rotated = (await page.getByTestId('new-key-secret').textContent()) ?? '';
+    expect(rotated).toMatch(/^sy-/);
+    expect(rotated).not.toBe(secret);
+    const ask = (apiKey: string) =>
+      new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey, maxRetries: 0 }).chat.completions.create({ model: 'sim-gpt', messages: [{ role: 'user', content: 'after the rotation' }] });
+    expect(await ask(secret).catch((error: unknown) => error)).toBeInstanceOf(AuthenticationError);
+    expect((await ask(rotated)).choices[0]?.message.content).toContain('after the rotation');
   });
 
   it('logged no console errors and no CSP violations on any page', () => {

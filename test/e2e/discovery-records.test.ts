@@ -221,6 +221,7 @@ describe('discovery for text, image and video models', () => {
           { mode: 'text-to-video', resolution: '720p', aspect_ratio: '16:9', size: '1280x720', seconds: ['4', '6', '8'], usd_per_second: '0.40' },
           { mode: 'text-to-video', resolution: '720p', aspect_ratio: '9:16', size: '720x1280', seconds: ['4', '6', '8'], usd_per_second: '0.40' },
         ],
+        defaults: [{ mode: 'text-to-video', size: '1280x720', resolution: '720p', aspect_ratio: '16:9', seconds: '4' }],
       },
     ]);
   });

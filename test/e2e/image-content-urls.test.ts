@@ -81,6 +81,7 @@ describe('image URLs served by the gateway', () => {
     expect(response.headers.get('content-type')).toBe('image/png');
     expect(response.headers.get('content-length')).toBe(String(png.length));
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('content-security-policy')).toBe('sandbox');
     const maxAge = Number(/^private, max-age=(\d+)$/.exec(response.headers.get('cache-control') ?? '')?.[1]);
     expect(maxAge).toBeGreaterThan(3500);
     expect(maxAge).toBeLessThanOrEqual(3601);

@@ -1,6 +1,6 @@
 import type { CatalogModel } from '../model-catalog.js';
 import { priceAt } from '../pricing/price-schedule.js';
-import { sellableVariants } from '../sellable-variants.js';
+import { defaultVariant, sellableVariants } from '../sellable-variants.js';
 import { publishedVariant } from './published-prices.js';
 
 function distinct<Value>(values: readonly Value[]): Value[] {
@@ -9,7 +9,8 @@ function distinct<Value>(values: readonly Value[]): Value[] {
 
 /**
  * One `video_model` record: only the variants sold now (a price and a route that can be called),
- * and the lists of modes, resolutions, durations and aspect ratios derived from those variants.
+ * and the lists of modes, resolutions, durations and aspect ratios derived from those variants,
+ * and per mode the variant and length a submit that names none gets.
  * Undefined when it sells none.
  */
 export function videoModelObject(model: CatalogModel, now: Date): Record<string, unknown> | undefined {
@@ -28,5 +29,12 @@ export function videoModelObject(model: CatalogModel, now: Date): Record<string,
     aspect_ratios: distinct(variants.map((variant) => variant.aspectRatio)),
     remix: model.video.remix,
     variants: variants.map(publishedVariant),
+    // What a submit that leaves out `size` (or `resolution` and `aspect_ratio`) and `seconds` gets, by mode.
+    defaults: distinct(variants.map((variant) => variant.mode)).flatMap((mode) => {
+      const chosen = defaultVariant(variants, mode);
+      if (chosen === undefined) return [];
+      const { variant, seconds } = chosen;
+      return [{ mode, size: variant.size, resolution: variant.resolution, aspect_ratio: variant.aspectRatio, seconds: String(seconds) }];
+    }),
   };
 }

@@ -1,18 +1,29 @@
+import type { Dispatcher } from 'undici';
 import { AbortScope } from '../../call/abort-scope.js';
+import { GatewayError } from '../../errors/gateway-error.js';
+import type { VideoContentVariant } from '../../ir/video-generation.js';
 import type { ProviderAdapter } from '../../providers/provider-adapter.js';
 import { flattenHeaders, readBodyText, sendUpstream, type UpstreamResponse } from '../../upstream/upstream-client.js';
 import type { ContentStore, StoredContent } from '../content-store/content-store.js';
+import { allowsPrivateAddresses, assertOutsideHost, outsideOnlyDispatcher, type PrivateAddressRule } from './download-address-guard.js';
 import { createMp4Probe } from './mp4-duration.js';
+import { keptContentType } from './video-content-type.js';
 
 const maxRedirects = 5;
 const redirectStatuses = new Set([301, 302, 303, 307, 308]);
 
 export interface DownloadTarget {
   readonly url: string;
+  readonly variant: VideoContentVariant;
   /** The provider's headers (its credential): sent to the URL's own origin only. */
   readonly headers: Readonly<Record<string, string>>;
   readonly adapter: ProviderAdapter;
+  /** The provider's configured API root: its origin is the operator's choice, so always fetched from. */
+  readonly providerBaseUrl: string;
   readonly timeoutMs: number;
+  /** Content larger than this is refused (`videos.download_max_bytes`). */
+  readonly maxBytes: number;
+  readonly privateAddresses: PrivateAddressRule;
 }
 
 export interface DownloadedContent {
@@ -22,16 +33,39 @@ export interface DownloadedContent {
 }
 
 /**
+ * How one URL is fetched: the provider's own origin as configured; any other through a dispatcher
+ * that connects to public addresses only, unless the rule lets this provider's links lead inside.
+ */
+function dispatcherFor(url: URL, providerOrigin: string, insideAllowed: boolean): Dispatcher | undefined {
+  if (insideAllowed || url.origin === providerOrigin) return undefined;
+  assertOutsideHost(url);
+  return outsideOnlyDispatcher();
+}
+
+/**
  * GETs content, following redirects as vendors' download links need (Veo's answers with one to
  * storage). The credential goes only to the origin it belongs to: a redirect elsewhere is
- * followed without it, since a signed storage URL needs none and must not receive it.
+ * followed without it, since a signed storage URL needs none and must not receive it. A link or
+ * redirect into the gateway's own network is refused (see `allowsPrivateAddresses`).
  */
 async function fetchFollowingRedirects(target: DownloadTarget, signal: AbortScope): Promise<UpstreamResponse> {
   const origin = new URL(target.url).origin;
+  const providerOrigin = new URL(target.providerBaseUrl).origin;
+  const insideAllowed = await allowsPrivateAddresses(target.privateAddresses, target.providerBaseUrl);
   let url = target.url;
   for (let hop = 0; hop <= maxRedirects; hop++) {
-    const headers = new URL(url).origin === origin ? target.headers : {};
-    const response = await sendUpstream({ method: 'GET', url, headers: withoutBodyHeaders(headers), signal, timeoutMs: target.timeoutMs });
+    const parsed = new URL(url);
+    const dispatcher = dispatcherFor(parsed, providerOrigin, insideAllowed);
+    const headers = parsed.origin === origin ? target.headers : {};
+    const response = await sendUpstream({
+      method: 'GET',
+      url,
+      headers: withoutBodyHeaders(headers),
+      signal,
+      timeoutMs: target.timeoutMs,
+      maxAnswerBytes: target.maxBytes,
+      ...(dispatcher === undefined ? {} : { dispatcher }),
+    });
     const location = response.headers.location;
     if (!redirectStatuses.has(response.statusCode) || typeof location !== 'string') return response;
     await readBodyText(response);
@@ -47,24 +81,37 @@ function withoutBodyHeaders(headers: Readonly<Record<string, string>>): Record<s
   return kept;
 }
 
+function tooLarge(maxBytes: number): GatewayError {
+  return new GatewayError('upstream_content_refused', `The upstream's content is larger than the ${maxBytes} bytes the gateway keeps (videos.download_max_bytes).`);
+}
+
+/** Refuses an answer that announces more than the cap before any of it is read. */
+function assertAnnouncedSize(response: UpstreamResponse, maxBytes: number): void {
+  const announced = Number(response.headers['content-length']);
+  if (Number.isFinite(announced) && announced > maxBytes) throw tooLarge(maxBytes);
+}
+
 /**
  * Streams one piece of upstream content into the store under `key` — never holding it whole —
- * measuring an MP4's duration on the way through.
+ * measuring an MP4's duration on the way through. Content of a type the gateway does not serve,
+ * or larger than the cap, is refused with `upstream_content_refused` and nothing is kept.
  */
 export async function downloadVideoContent(target: DownloadTarget, store: ContentStore, key: string, expiresAt: Date): Promise<DownloadedContent> {
   const signal = new AbortScope();
-  const response = await fetchFollowingRedirects(target, signal);
-  if (response.statusCode >= 400) {
-    const text = await readBodyText(response);
-    throw target.adapter.decodeError(response.statusCode, text, flattenHeaders(response.headers));
-  }
-  const contentType = String(response.headers['content-type'] ?? 'application/octet-stream').split(';', 1)[0]?.trim() ?? 'application/octet-stream';
-  const probe = createMp4Probe();
   try {
+    const response = await fetchFollowingRedirects(target, signal);
+    if (response.statusCode >= 400) {
+      const text = await readBodyText(response);
+      throw target.adapter.decodeError(response.statusCode, text, flattenHeaders(response.headers));
+    }
+    const contentType = keptContentType(target.variant, typeof response.headers['content-type'] === 'string' ? response.headers['content-type'] : undefined);
+    assertAnnouncedSize(response, target.maxBytes);
+    const probe = createMp4Probe();
     const stored = await store.put(key, probe.pass(response.body.chunks()), contentType, { expiresAt });
     return { stored, durationSeconds: probe.result().durationSeconds };
   } catch (error) {
     signal.abort();
+    if (error instanceof GatewayError && error.code === 'upstream_answer_too_large') throw tooLarge(target.maxBytes);
     throw error;
   }
 }

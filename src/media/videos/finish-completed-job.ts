@@ -1,10 +1,10 @@
-import { toGatewayError } from '../../errors/gateway-error.js';
+import { GatewayError, toGatewayError } from '../../errors/gateway-error.js';
 import type { UpstreamVideoState, VideoContentVariant } from '../../ir/video-generation.js';
 import type { VideoJobContentVariant, VideoJobRecord } from '../../storage/ports.js';
 import { deliveredSeconds } from './delivered-seconds.js';
 import { downloadVideoContent } from './download-video-content.js';
 import { keepLease } from './keep-lease.js';
-import { completedEnding } from './video-job-ending.js';
+import { completedEnding, failedEnding } from './video-job-ending.js';
 import type { VideoRoute } from './video-routes.js';
 import type { VideoWorkContext } from './video-work-context.js';
 
@@ -21,7 +21,8 @@ export function videoContentKey(jobId: string, variant: VideoJobContentVariant):
  * A job the upstream has finished: its content is copied into the store (the video must arrive;
  * a thumbnail or spritesheet that fails is left out), then the job ends completed and is charged
  * for the seconds delivered, in one step with its ledger entry. A failed copy is retried at the
- * next poll; content of a job deleted meanwhile is removed again, and nothing is charged.
+ * next poll, but a video refused for what it is (its type, its size, its address) fails the job,
+ * free; content of a job deleted meanwhile is removed again, and nothing is charged.
  */
 export async function finishCompletedJob(job: VideoJobRecord, route: VideoRoute, state: Completed, context: VideoWorkContext, retryLater: () => Promise<void>): Promise<void> {
   const expiresAt = new Date(context.now().getTime() + context.contentTtlSeconds * 1000);
@@ -35,7 +36,17 @@ export async function finishCompletedJob(job: VideoJobRecord, route: VideoRoute,
       if (url === undefined) continue;
       const key = videoContentKey(job.id, variant);
       try {
-        const downloaded = await downloadVideoContent({ url, headers, adapter: route.adapter, timeoutMs: context.timeoutMs }, context.contentStore, key, expiresAt);
+        const target = {
+          url,
+          variant,
+          headers,
+          adapter: route.adapter,
+          providerBaseUrl: route.route.target.baseUrl,
+          timeoutMs: context.timeoutMs,
+          maxBytes: context.videos.download_max_bytes,
+          privateAddresses: context.videos.download_private_addresses,
+        };
+        const downloaded = await downloadVideoContent(target, context.contentStore, key, expiresAt);
         contents[variant] = key;
         if (variant === 'video') measured = downloaded.durationSeconds;
       } catch (error) {
@@ -44,8 +55,15 @@ export async function finishCompletedJob(job: VideoJobRecord, route: VideoRoute,
       }
     }
   } catch (error) {
-    context.logger.warn({ jobId: job.id, code: toGatewayError(error).code, err: error }, 'downloading the finished video failed; will retry');
     stopRenewing();
+    if (error instanceof GatewayError && error.code === 'upstream_content_refused') {
+      // The same link answers the same way at every poll: the job ends here, free, with what was kept removed.
+      await Promise.all(Object.values(contents).map((kept) => context.contentStore.delete(kept)));
+      const ended = await context.store.finish(job.id, failedEnding(job, context.now(), { code: error.code, message: error.message }), context.owner);
+      if (ended) context.logger.warn({ jobId: job.id, model: job.model, reason: error.message }, 'video job failed: its content was refused');
+      return;
+    }
+    context.logger.warn({ jobId: job.id, code: toGatewayError(error).code, err: error }, 'downloading the finished video failed; will retry');
     await retryLater();
     return;
   }

@@ -1,4 +1,4 @@
-import type { SellableVariant } from '../../catalog/sellable-variants.js';
+import { shortestLength, type SellableVariant } from '../../catalog/sellable-variants.js';
 import { GatewayError } from '../../errors/gateway-error.js';
 import type { VideoMode } from '../../ir/video-generation.js';
 import type { ClientVideoRequest } from './client-video-request.js';
@@ -47,7 +47,7 @@ function matchesShape(variant: SellableVariant, request: ClientVideoRequest): bo
  * The one variant a submit selects among those the model sells: mode (from `input_reference` when
  * not given), `size` or `resolution` + `aspect_ratio`, and `seconds`. Anything else is a 400 that
  * lists what is sold, before any upstream is called. Left out, the shape is the first sold variant
- * of the mode and the length its shortest.
+ * of the mode and the length its shortest (`defaultVariant`, which `/v1/videos/models` publishes).
  */
 export function selectVideoVariant(modelId: string, sold: readonly SellableVariant[], request: ClientVideoRequest): SelectedVariant {
   const mode = modeOf(request);
@@ -60,7 +60,7 @@ export function selectVideoVariant(modelId: string, sold: readonly SellableVaria
     const asked = [request.size, request.resolution, request.aspectRatio].filter((part) => part !== undefined).join(' ');
     throw new GatewayError('invalid_field', `The model '${modelId}' does not sell ${mode} at ${asked}. Sold variants: ${soldList(sold)}.`, { param: shapeParam(request) });
   }
-  const seconds = request.seconds ?? Math.min(...variant.seconds);
+  const seconds = request.seconds ?? shortestLength(variant);
   if (!variant.seconds.includes(seconds)) {
     throw new GatewayError(
       'invalid_field',

@@ -2,7 +2,7 @@ import { AbortScope } from '../../call/abort-scope.js';
 import type { CatalogModel, CatalogRoute } from '../../catalog/model-catalog.js';
 import type { VideosConfig } from '../../config/config-schema.js';
 import { videoSecondsCostNanoUsd } from '../../catalog/pricing/cost.js';
-import { toGatewayError } from '../../errors/gateway-error.js';
+import { GatewayError, toGatewayError } from '../../errors/gateway-error.js';
 import type { SubmittedVideoJob, VideoGenerationRequest } from '../../ir/video-generation.js';
 import { inUpstreamSlot } from '../../routing/in-upstream-slot.js';
 import { runWithFallback, type AttemptReport, type FallbackPolicy } from '../../routing/run-with-fallback.js';
@@ -11,6 +11,7 @@ import type { UpstreamCaps } from '../../upstream-caps/upstream-caps.js';
 import type { SelectedVariant } from './select-video-variant.js';
 import { failedEnding } from './video-job-ending.js';
 import { newVideoJobId } from './video-job-id.js';
+import { videoRequestHash } from './video-request-hash.js';
 import type { VideoRoute } from './video-routes.js';
 import { callVideoUpstream } from './video-upstream-call.js';
 
@@ -53,6 +54,7 @@ function newJob(submit: VideoSubmit, settings: VideoSubmitSettings, first: Catal
     id: newVideoJobId(),
     keyId: submit.keyId,
     idempotencyKey: submit.idempotencyKey ?? null,
+    requestHash: submit.idempotencyKey === undefined ? null : videoRequestHash(submit.model.id, submit.request, submit.remixedFromVideoId),
     model: submit.model.id,
     provider: first.target.providerName,
     upstreamModel: first.target.model,
@@ -86,6 +88,19 @@ function newJob(submit: VideoSubmit, settings: VideoSubmitSettings, first: Catal
 }
 
 /**
+ * A key sent again must come with the same request (the IETF idempotency-key draft): another
+ * request under it is the client's mistake, and answering with the first job would hide it.
+ */
+function assertSameRequest(existing: VideoJobRecord, draft: VideoJobRecord): void {
+  if (existing.requestHash === null || existing.requestHash === draft.requestHash) return;
+  throw new GatewayError(
+    'idempotency_key_reused',
+    `The Idempotency-Key '${draft.idempotencyKey ?? ''}' was already used for another request (job ${existing.id}); send a new key for a new request.`,
+    { param: 'Idempotency-Key' },
+  );
+}
+
+/**
  * Records the job, then hands it to the upstream. The row comes first so that a retried submit
  * with the same `Idempotency-Key` finds it (in any instance) instead of starting a second upstream
  * job. A submit the upstream refuses ends the job as failed, free, and the client hears the
@@ -106,6 +121,7 @@ export async function submitVideoJob(submit: VideoSubmit, settings: VideoSubmitS
   // A retried submit gets the job of its first attempt, already reserved for.
   if (!inserted.created) {
     submit.budget?.release();
+    assertSameRequest(inserted.job, draft);
     return inserted;
   }
   const job = inserted.job;

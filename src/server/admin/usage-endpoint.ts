@@ -18,15 +18,18 @@ const usageQuerySchema = z.object({
   key: z.string().min(1).optional(),
 });
 
-/** The group's own field: `key_id` (null for calls without a key), `model` or `day`. */
-function groupField(groupBy: UsageGrouping, group: string): Record<string, string | null> {
-  if (groupBy === 'key') return { key_id: group === '' ? null : group };
+/**
+ * The group's own field: `key_id` (null for calls without a key) with the key's `key_name` (what
+ * people know it by), `model` or `day`.
+ */
+function groupField(groupBy: UsageGrouping, group: string, keyNames: ReadonlyMap<string, string>): Record<string, string | null> {
+  if (groupBy === 'key') return group === '' ? { key_id: null, key_name: null } : { key_id: group, key_name: keyNames.get(group) ?? null };
   return { [groupBy]: group };
 }
 
-function usageGroupObject(groupBy: UsageGrouping, group: UsageGroup) {
+function usageGroupObject(groupBy: UsageGrouping, group: UsageGroup, keyNames: ReadonlyMap<string, string>) {
   return {
-    ...groupField(groupBy, group.group),
+    ...groupField(groupBy, group.group, keyNames),
     requests: group.requests,
     errors: group.errors,
     input_uncached: group.inputUncached,
@@ -58,6 +61,7 @@ export async function handleUsage(context: GatewayContext, services: GatewayServ
       ...(query.until === undefined ? {} : { until: query.until }),
       ...(query.key === undefined ? {} : { keyId: query.key }),
     });
+    const keyNames = query.group_by === 'key' ? new Map((await services.storage.keys.list()).map((key) => [key.id, key.name])) : new Map<string, string>();
     return jsonAnswer(
       {
         object: 'list',
@@ -66,7 +70,7 @@ export async function handleUsage(context: GatewayContext, services: GatewayServ
         // The range the rows answered for: whole UTC buckets of the step around what was asked.
         since: query.since === undefined ? null : new Date(Math.floor(query.since.getTime() / stepMs[query.step]) * stepMs[query.step]).toISOString(),
         until: query.until === undefined ? null : new Date(Math.ceil(query.until.getTime() / stepMs[query.step]) * stepMs[query.step]).toISOString(),
-        data: groups.map((group) => usageGroupObject(query.group_by, group)),
+        data: groups.map((group) => usageGroupObject(query.group_by, group, keyNames)),
       },
       requestId,
     );

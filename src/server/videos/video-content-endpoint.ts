@@ -2,7 +2,9 @@ import { Readable } from 'node:stream';
 import { GatewayError } from '../../errors/gateway-error.js';
 import type { ContentReader } from '../../media/content-store/content-store.js';
 import type { VideoJobContentVariant, VideoJobRecord } from '../../storage/ports.js';
+import { servedContentType } from '../../media/videos/video-content-type.js';
 import { parseByteRange } from '../byte-range.js';
+import { contentSafetyHeaders } from '../content-safety-headers.js';
 import { errorResponse } from '../error-response.js';
 import type { GatewayContext } from '../exchange.js';
 import type { GatewayServices } from '../gateway-services.js';
@@ -73,12 +75,12 @@ export async function videoContentAnswer(context: GatewayContext, services: Gate
   const whole = await services.contentStore.get(contentKey);
   if (whole === undefined) throw new GatewayError('video_expired', `The content of the video job '${job.id}' is no longer kept.`);
   const etag = `"${job.id}-${variant}-${whole.size}"`;
-  const headers: Record<string, string> = { etag, 'accept-ranges': 'bytes', 'cache-control': 'private, max-age=3600', 'x-request-id': requestId };
+  const headers: Record<string, string> = { ...contentSafetyHeaders, etag, 'accept-ranges': 'bytes', 'cache-control': 'private, max-age=3600', 'x-request-id': requestId };
   if (matchesTag(context.req.header('if-none-match'), etag)) {
     await discard(whole);
     return new Response(null, { status: 304, headers });
   }
-  headers['content-type'] = whole.contentType;
+  headers['content-type'] = servedContentType(variant, whole.contentType);
   const range = parseByteRange(context.req.header('range'), whole.size);
   if (range.kind === 'unsatisfiable') {
     await discard(whole);

@@ -133,6 +133,8 @@ export interface VideoJobsTable {
   /** The key id, or '' for jobs made without a key: what idempotency and listing go by. */
   key_scope: string;
   idempotency_key: string | null;
+  /** Added by 0010: a digest of the submitted request, so a reused idempotency key is recognised. */
+  request_hash: string | null;
   model: string;
   provider: string;
   upstream_model: string;

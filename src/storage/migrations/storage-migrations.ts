@@ -9,6 +9,7 @@ import { ledgerMediaBucketsMigration } from './ledger-media-buckets.js';
 import { moneyMigration } from './money.js';
 import { usageTotalsMigration } from './usage-totals.js';
 import { videoJobsMigration } from './video-jobs.js';
+import { videoRequestHashMigration } from './video-request-hash.js';
 
 /**
  * The one ordered list of migrations for both dialects. Kysely orders by name, so names start
@@ -25,6 +26,7 @@ export function storageMigrations(dialect: StorageDialect): Record<string, Migra
     '0007_usage_totals': usageTotalsMigration(dialect),
     '0008_clustered_rollups': clusteredRollupsMigration(dialect),
     '0009_day_report_index': dayReportIndexMigration(dialect),
+    '0010_video_request_hash': videoRequestHashMigration(),
   };
 }
 
