@@ -199,7 +199,7 @@ export const configSchema = z
          */
         public: z.boolean().default(false),
         /** The former switch, whose `false` made the endpoint public: refused by name rather than read the other way. */
-        require_admin_key: z.never({ error: 'metrics.require_admin_key is gone: GET /metrics now needs an admin key unless metrics.public is true' }).optional(),
+        require_admin_key: z.never({ error: 'replaced by metrics.public: GET /metrics needs an admin key unless metrics.public is true' }).optional(),
       })
       .strict()
       .default({ public: false }),
