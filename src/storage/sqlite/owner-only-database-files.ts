@@ -16,9 +16,17 @@ const ownerOnlyDirectory = 0o700;
  */
 export function ownerOnlyDatabaseFiles(filename: string): void {
   mkdirSync(path.dirname(path.resolve(filename)), { recursive: true, mode: ownerOnlyDirectory });
-  // 'a' creates the file when it is missing and leaves an existing one as it is.
-  closeSync(openSync(filename, 'a', ownerOnlyFile));
+  createIfMissing(filename);
   for (const file of [filename, `${filename}-wal`, `${filename}-shm`]) narrow(file);
+}
+
+/** 'wx' creates the file only if it is missing: an existing database is not opened for writing here. */
+function createIfMissing(filename: string): void {
+  try {
+    closeSync(openSync(filename, 'wx', ownerOnlyFile));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
 }
 
 function narrow(file: string): void {
