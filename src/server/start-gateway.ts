@@ -135,7 +135,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   };
   const httpServer = createServer(clientLimits(config), createRequestListener(services));
   httpServer.keepAliveTimeout = config.server.keep_alive_timeout_ms;
-  capConnections(httpServer, config.server.max_connections, logger);
+  capConnections(httpServer, config.server.max_connections, logger, metrics);
   const server = await listen(httpServer, config.server.host, config.server.port);
   videoWorker.start();
   keyUses.start();

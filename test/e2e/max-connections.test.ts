@@ -16,7 +16,7 @@ const cap = 3;
 let gateway: TestGateway;
 
 beforeAll(async () => {
-  gateway = await startTestGateway({ ...defaultConfig({}), server: { max_connections: cap, keep_alive_timeout_ms: 30_000 } });
+  gateway = await startTestGateway({ ...defaultConfig({}), server: { max_connections: cap, keep_alive_timeout_ms: 30_000 }, metrics: { public: true } });
 });
 afterAll(async () => {
   await gateway.close();
@@ -87,6 +87,22 @@ describe('server.max_connections', () => {
     }
     expect(next).toBeDefined();
     for (const connection of [...held.slice(1), next!]) connection.socket.destroy();
+  });
+
+  it('counts the refused connections in /metrics', async () => {
+    // Scraped over a connection of its own once the ones above are gone.
+    const deadline = Date.now() + 3_000;
+    let text = '';
+    while (Date.now() < deadline) {
+      const response = await fetch(`${gateway.url}/metrics`).catch(() => undefined);
+      if (response?.status === 200) {
+        text = await response.text();
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const line = text.split('\n').find((candidate) => candidate.startsWith('switchyard_connections_refused_total '));
+    expect(Number(line?.split(' ')[1])).toBeGreaterThanOrEqual(1);
   });
 
   it('caps connections by default: the 1025th is closed at once', async () => {
