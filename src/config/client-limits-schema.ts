@@ -14,6 +14,12 @@ export const clientLimitsShape = {
   keep_alive_timeout_ms: numeric(z.number().int().positive()).default(5_000),
   /** Largest total size of the request line and headers, else 431. */
   max_header_bytes: numeric(z.number().int().min(1024)).default(16 * 1024),
+  /**
+   * Client connections held open at once (idle keep-alive ones included); a new one beyond it is
+   * closed as soon as it is accepted. Each costs a file descriptor and memory whether or not it
+   * sends anything, so without a cap one client could open them until the process runs out.
+   */
+  max_connections: numeric(z.number().int().positive()).default(1024),
 };
 
 export const clientLimitDefaults = {
@@ -21,4 +27,5 @@ export const clientLimitDefaults = {
   request_timeout_ms: 300_000,
   keep_alive_timeout_ms: 5_000,
   max_header_bytes: 16 * 1024,
+  max_connections: 1024,
 };

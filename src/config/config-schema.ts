@@ -215,11 +215,16 @@ export const configSchema = z
     admin: adminSchema,
     metrics: z
       .object({
-        /** `GET /metrics` is public like `/health` (scrapers send no key); true requires an admin key. */
-        require_admin_key: z.boolean().default(false),
+        /**
+         * `GET /metrics` shows spend by model and key traffic, so it needs an admin key (Prometheus
+         * sends one as `authorization: Bearer`); true serves it to anyone, like `/health`.
+         */
+        public: z.boolean().default(false),
+        /** The former switch, whose `false` made the endpoint public: refused by name rather than read the other way. */
+        require_admin_key: z.never({ error: 'replaced by metrics.public: GET /metrics needs an admin key unless metrics.public is true' }).optional(),
       })
       .strict()
-      .default({ require_admin_key: false }),
+      .default({ public: false }),
     routing: routingSchema,
     limits: z
       .object({

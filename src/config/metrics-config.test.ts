@@ -9,26 +9,35 @@ function issuePaths(raw: Record<string, unknown>): string[] {
 }
 
 describe('metrics configuration', () => {
-  it('leaves /metrics public by default', () => {
-    expect(configSchema.parse({}).metrics).toEqual({ require_admin_key: false });
-    expect(configSchema.parse({ metrics: {} }).metrics).toEqual({ require_admin_key: false });
+  it('keeps /metrics behind an admin key by default', () => {
+    expect(configSchema.parse({}).metrics).toEqual({ public: false });
+    expect(configSchema.parse({ metrics: {} }).metrics).toEqual({ public: false });
   });
 
-  it('takes require_admin_key as a boolean', () => {
-    expect(configSchema.parse({ metrics: { require_admin_key: true } }).metrics.require_admin_key).toBe(true);
-    expect(issuePaths({ metrics: { require_admin_key: 'yes' } })).toEqual(['metrics.require_admin_key']);
+  it('takes public as a boolean', () => {
+    expect(configSchema.parse({ metrics: { public: true } }).metrics.public).toBe(true);
+    expect(issuePaths({ metrics: { public: 'yes' } })).toEqual(['metrics.public']);
+  });
+
+  it('refuses the former require_admin_key, saying what replaced it', () => {
+    for (const value of [true, false]) {
+      const parsed = configSchema.safeParse({ metrics: { require_admin_key: value } });
+      expect(parsed.success).toBe(false);
+      expect(parsed.error?.issues[0]?.path).toEqual(['metrics', 'require_admin_key']);
+      expect(parsed.error?.issues[0]?.message).toContain('metrics.public');
+    }
   });
 
   it('refuses an unknown key, naming it', () => {
-    const parsed = configSchema.safeParse({ metrics: { require_admin: true } });
+    const parsed = configSchema.safeParse({ metrics: { publik: true } });
     expect(parsed.success).toBe(false);
     expect(parsed.error?.issues[0]?.path).toEqual(['metrics']);
-    expect(parsed.error?.issues[0]?.message).toContain('require_admin');
+    expect(parsed.error?.issues[0]?.message).toContain('publik');
   });
 
   it('tells the operator that changing it needs a restart', () => {
     const running = configSchema.parse({});
-    const reloaded = configSchema.parse({ metrics: { require_admin_key: true } });
-    expect(restartOnlyChanges(running, reloaded)).toEqual(['metrics.require_admin_key']);
+    const reloaded = configSchema.parse({ metrics: { public: true } });
+    expect(restartOnlyChanges(running, reloaded)).toEqual(['metrics.public']);
   });
 });

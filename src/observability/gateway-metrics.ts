@@ -55,6 +55,7 @@ export class GatewayMetrics {
   private readonly videoSeconds: Counter<'model' | 'provider'>;
   private readonly upstreamErrors: Counter<'provider' | 'model' | 'code'>;
   private readonly streamsInFlight: Gauge<'endpoint'>;
+  private readonly connectionsRefused: Counter;
 
   constructor(options: GatewayMetricsOptions) {
     const registers = [this.registry];
@@ -85,6 +86,11 @@ export class GatewayMetrics {
       name: 'switchyard_upstream_errors_total',
       help: 'Failed upstream attempts (each retry and fallback counts), by provider, public model and error code.',
       labelNames: ['provider', 'model', 'code'],
+      registers,
+    });
+    this.connectionsRefused = new Counter({
+      name: 'switchyard_connections_refused_total',
+      help: 'Client connections closed on arrival because server.max_connections were open.',
       registers,
     });
     this.streamsInFlight = new Gauge({ name: 'switchyard_streams_in_flight', help: 'Streamed answers being delivered now.', labelNames: ['endpoint'], registers });
@@ -158,6 +164,11 @@ export class GatewayMetrics {
   /** One failed upstream attempt; `model` is the public model id, `code` a registry error code. */
   observeUpstreamError(provider: string, model: string, code: string): void {
     this.upstreamErrors.inc({ provider: this.providers.value(provider), model: this.models.value(model), code: this.errorCodes.value(code) });
+  }
+
+  /** One client connection closed on arrival: the instance held `server.max_connections` already. */
+  observeRefusedConnection(): void {
+    this.connectionsRefused.inc();
   }
 
   /** Counts a streamed answer as in flight until `completion` settles (delivered or dropped). */

@@ -60,8 +60,9 @@ function setUp(mode: OpenAccessMode = 'auto'): { store: CountingKeyStore; authen
   return { store, authenticator: new Authenticator(new ApiKeyVerifier(store), store, mode) };
 }
 
+/** A call from a client on this machine (open access takes no other), with this key if any. */
 function bearer(secret?: string): Headers {
-  return new Headers(secret === undefined ? {} : { authorization: `Bearer ${secret}` });
+  return new Headers({ host: '127.0.0.1:8787', ...(secret === undefined ? {} : { authorization: `Bearer ${secret}` }) });
 }
 
 async function refusal(attempt: Promise<unknown>): Promise<string> {
@@ -78,7 +79,7 @@ describe('Authenticator in open access (auto)', () => {
     const { store, authenticator } = setUp();
     expect(await authenticator.authenticate(bearer())).toBeUndefined();
     expect(await authenticator.authenticate(bearer('any'))).toBeUndefined();
-    expect(await authenticator.authenticate(new Headers({ 'x-api-key': 'anything-until-you-create-keys' }))).toBeUndefined();
+    expect(await authenticator.authenticate(new Headers({ host: 'localhost:8787', 'x-api-key': 'anything-until-you-create-keys' }))).toBeUndefined();
     expect(await authenticator.authenticate(bearer('sk-proj-some-vendor-key'))).toBeUndefined();
     expect(store.existenceQueries).toBe(4);
   });

@@ -3,6 +3,7 @@ import { apiKeyPrefix } from '../keys/api-key-secret.js';
 import type { ApiKeyVerifier } from '../keys/api-key-verifier.js';
 import type { KeyUseRecorder } from '../keys/key-use-recorder.js';
 import type { ApiKeyRecord, ApiKeyStore } from '../storage/ports.js';
+import { assertOpenAccessCaller } from './open-access-caller.js';
 import type { HeaderSource } from './request-headers.js';
 
 /** The key a client presented: `Authorization: Bearer` (OpenAI clients) or `x-api-key` (Anthropic clients). */
@@ -27,7 +28,8 @@ export type OpenAccessState = 'always' | 'until-first-key' | 'off';
  * anonymous call asks the store whether a key exists, so a key created anywhere (the CLI, another
  * instance) ends open access on the next call; once a key has been seen, access stays closed for
  * the life of the process and costs no query. `always` checks a key that is presented and lets
- * keyless calls through; `never` requires a valid key.
+ * keyless calls through; `never` requires a valid key. A call let in without a key must also show
+ * it comes from no web page of another site (`assertOpenAccessCaller`).
  */
 export class Authenticator {
   /** Latched: keys are revoked but never deleted, so once one exists open access cannot return. */
@@ -55,7 +57,8 @@ export class Authenticator {
     const secret = presentedKey(headers);
     const anonymousAllowed = options.anonymous !== false;
     if (secret === undefined || secret === '') {
-      if (anonymousAllowed && (!keyRequired || (await this.allowsAnonymous()))) return undefined;
+      if (anonymousAllowed && !keyRequired) return undefined;
+      if (anonymousAllowed && (await this.allowsAnonymous())) return this.openAccessCaller(headers);
       throw new GatewayError('authentication_required', 'Missing API key: send it as "Authorization: Bearer <key>" or "x-api-key: <key>".');
     }
     const record = await this.verifier.verify(secret);
@@ -65,8 +68,17 @@ export class Authenticator {
       return record;
     }
     // Placeholders ride along only in `auto`: `always` promises that a presented key is checked.
-    if (anonymousAllowed && this.openAccess === 'auto' && !secret.startsWith(apiKeyPrefix) && (await this.allowsAnonymous())) return undefined;
+    if (anonymousAllowed && this.openAccess === 'auto' && !secret.startsWith(apiKeyPrefix) && (await this.allowsAnonymous())) {
+      // A public endpoint (discovery) serves anyone anyway; where a key is required, open access decides.
+      return keyRequired ? this.openAccessCaller(headers) : undefined;
+    }
     throw new GatewayError('invalid_api_key', 'Invalid API key.');
+  }
+
+  /** An anonymous call let in by open access, once its headers show it comes from no other site. */
+  private openAccessCaller(headers: HeaderSource): undefined {
+    assertOpenAccessCaller(headers, this.openAccess === 'auto');
+    return undefined;
   }
 
   /** Forgets cached key lookups, so a change this process just made to a key holds from the next call. */

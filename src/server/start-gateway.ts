@@ -28,6 +28,7 @@ import { closeUpstreamPools } from '../upstream/upstream-client.js';
 import { Authenticator, type OpenAccessMode } from './authenticate.js';
 import type { GatewayServices } from './gateway-services.js';
 import { CallDrain } from './call-drain.js';
+import { capConnections } from './cap-connections.js';
 import { drainServer } from './drain-server.js';
 import { createRequestListener } from './request-listener.js';
 
@@ -132,8 +133,10 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     circuitBreakers,
     drain,
   };
-  const server = await listen(createServer(clientLimits(config), createRequestListener(services)), config.server.host, config.server.port);
-  server.keepAliveTimeout = config.server.keep_alive_timeout_ms;
+  const httpServer = createServer(clientLimits(config), createRequestListener(services));
+  httpServer.keepAliveTimeout = config.server.keep_alive_timeout_ms;
+  capConnections(httpServer, config.server.max_connections, logger, metrics);
+  const server = await listen(httpServer, config.server.host, config.server.port);
   videoWorker.start();
   keyUses.start();
   const sweeper = new ContentSweeper(

@@ -56,7 +56,7 @@ async function routeStates(): Promise<Record<string, string>> {
 }
 
 async function gauge(provider: string, state: string): Promise<number | undefined> {
-  const text = await (await fetch(`${gateway.url}/metrics`)).text();
+  const text = await (await fetch(`${gateway.url}/metrics`, { headers: { authorization: `Bearer ${adminSecret}` } })).text();
   const line = text.split('\n').find((candidate) => candidate.startsWith(`switchyard_route_circuit_state{provider="${provider}",`) && candidate.includes(`state="${state}"`));
   return line === undefined ? undefined : Number(line.split(' ').at(-1));
 }

@@ -87,7 +87,7 @@ describe('limits on one client', () => {
   it('answers 431 to headers larger than max_header_bytes', async () => {
     const upstreamBefore = upstream.requests.length;
     const { socket, closed } = await rawConnection();
-    socket.write(`POST /v1/chat/completions HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\nx-padding: ${'p'.repeat(limits.max_header_bytes)}\r\ncontent-length: ${body.length}\r\n\r\n${body}`);
+    socket.write(`POST /v1/chat/completions HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\nx-padding: ${'p'.repeat(limits.max_header_bytes)}\r\ncontent-length: ${body.length}\r\n\r\n${body}`);
     expect((await closed).text).toMatch(/^HTTP\/1\.1 431 /);
     expect(upstream.requests).toHaveLength(upstreamBefore);
     await expectStillServing();
@@ -97,7 +97,7 @@ describe('limits on one client', () => {
     const entries = await ledgerCount();
     const upstreamBefore = upstream.requests.length;
     const { socket, closed } = await rawConnection();
-    trickle(socket, `POST /v1/chat/completions HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`, 50);
+    trickle(socket, `POST /v1/chat/completions HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`, 50);
     const { afterMs } = await closed;
     expect(afterMs).toBeGreaterThanOrEqual(limits.headers_timeout_ms - 50);
     expect(afterMs).toBeLessThan(limits.headers_timeout_ms + 1_500);
@@ -110,7 +110,7 @@ describe('limits on one client', () => {
     const entries = await ledgerCount();
     const upstreamBefore = upstream.requests.length;
     const { socket, closed } = await rawConnection();
-    socket.write(`POST /v1/chat/completions HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n`);
+    socket.write(`POST /v1/chat/completions HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n`);
     trickle(socket, body, 100);
     const { text, afterMs } = await closed;
     expect(text).toMatch(/^HTTP\/1\.1 408 /);
@@ -123,7 +123,7 @@ describe('limits on one client', () => {
 
   it('closes an idle keep-alive connection after keep_alive_timeout_ms', async () => {
     const { socket, closed } = await rawConnection();
-    socket.write('GET /health HTTP/1.1\r\nhost: x\r\nconnection: keep-alive\r\n\r\n');
+    socket.write('GET /health HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: keep-alive\r\n\r\n');
     const { text, afterMs } = await closed;
     expect(text).toMatch(/^HTTP\/1\.1 200 /);
     expect(afterMs).toBeGreaterThanOrEqual(limits.keep_alive_timeout_ms - 50);

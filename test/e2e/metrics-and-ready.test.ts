@@ -38,12 +38,13 @@ const tokenBuckets = [
   ['reasoning', 'reasoning'],
 ] as const;
 
-describe('GET /metrics against the simulator', () => {
+describe('GET /metrics against the simulator, with metrics.public: true', () => {
   let gateway: TestGateway;
   let client: OpenAI;
 
   beforeAll(async () => {
-    gateway = await startTestGateway({ ...defaultConfig({}), videos: quickVideoSettings, content: { dir: temporaryContentDirectory() } });
+    // Open access (no key) for the calls, so the scrapes here need the public endpoint.
+    gateway = await startTestGateway({ ...defaultConfig({}), metrics: { public: true }, videos: quickVideoSettings, content: { dir: temporaryContentDirectory() } });
     client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: 'unused-open-access', maxRetries: 0 });
   });
   afterAll(async () => {
@@ -157,6 +158,7 @@ describe('GET /metrics when a first route refuses connections', () => {
       providers: { ...base.providers, refusing: { type: 'openai', base_url: `${await closedPortUrl()}/v1`, api_key: 'unused' } },
       models: base.models.map((model) => (['sim-gpt', 'sim-image', 'sim-video'].includes(model.id) ? { ...model, routes: [refusingRoute(model.id), ...model.routes] } : model)),
       routing: { attempts_per_route: 2, backoff_ms: 5 },
+      metrics: { public: true },
       videos: quickVideoSettings,
       content: { dir: temporaryContentDirectory() },
     });
@@ -232,24 +234,30 @@ describe('GET /ready', () => {
   });
 });
 
-describe('GET /metrics with metrics.require_admin_key', () => {
+describe('GET /metrics by default: an admin key is required', () => {
   let gateway: TestGateway;
   let adminKey: string;
   let plainKey: string;
 
   beforeAll(async () => {
-    gateway = await startTestGateway({ ...defaultConfig({}), metrics: { require_admin_key: true } });
+    gateway = await startTestGateway(defaultConfig({}));
     adminKey = await insertAdminKey(gateway.services.storage);
     plainKey = await insertApiKey(gateway.services.storage, 'not an admin');
+    // Something spent, so a scrape would show it.
+    await new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: plainKey, maxRetries: 0 }).chat.completions.create({ model: 'sim-gpt', messages: [{ role: 'user', content: 'spend' }] });
+    await waitForLedgerEntry(gateway, 1);
   });
   afterAll(async () => {
     await gateway.close();
   });
 
-  it('refuses a scrape without a key (401)', async () => {
+  it('refuses a scrape without a key (401), showing no spend', async () => {
     const response = await fetch(`${gateway.url}/metrics`);
     expect(response.status).toBe(401);
-    expect(await response.json()).toMatchObject({ error: { type: 'authentication_error' } });
+    const text = await response.text();
+    expect(JSON.parse(text)).toMatchObject({ error: { type: 'authentication_error' } });
+    expect(text).not.toContain('switchyard_cost_usd_total');
+    expect((await fetch(`${gateway.url}/metrics`, { method: 'HEAD' })).status).toBe(401);
   });
 
   it('refuses an unknown key (401)', async () => {
@@ -263,14 +271,26 @@ describe('GET /metrics with metrics.require_admin_key', () => {
     expect(await response.json()).toMatchObject({ error: { type: 'permission_error', code: 'permission_denied' } });
   });
 
-  it('serves an admin key, by Bearer or x-api-key', async () => {
-    expect(samplesOf(await scrape(gateway, { authorization: `Bearer ${adminKey}` }), 'switchyard_video_jobs')).toHaveLength(5);
+  it('serves an admin key, by Bearer (as Prometheus sends it) or x-api-key', async () => {
+    const scraped = await scrape(gateway, { authorization: `Bearer ${adminKey}` });
+    expect(sumOf(scraped, 'switchyard_cost_usd_total', { model: 'sim-gpt' })).toBeGreaterThan(0);
+    expect(samplesOf(scraped, 'switchyard_video_jobs')).toHaveLength(5);
     expect(samplesOf(await scrape(gateway, { 'x-api-key': adminKey }), 'switchyard_streams_in_flight').length).toBeGreaterThan(0);
   });
 
   it('leaves /ready and /health public', async () => {
     expect((await fetch(`${gateway.url}/ready`)).status).toBe(200);
     expect((await fetch(`${gateway.url}/health`)).status).toBe(200);
+  });
+
+  it('stays closed while no key exists: open access does not open /metrics', async () => {
+    const fresh = await startTestGateway(defaultConfig({}));
+    try {
+      await new OpenAI({ baseURL: `${fresh.url}/v1`, apiKey: 'any', maxRetries: 0 }).chat.completions.create({ model: 'sim-gpt', messages: [{ role: 'user', content: 'keyless' }] });
+      expect((await fetch(`${fresh.url}/metrics`)).status).toBe(401);
+    } finally {
+      await fresh.close();
+    }
   });
 });
 

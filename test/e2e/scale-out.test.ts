@@ -44,7 +44,7 @@ async function freshWindow(neededMs: number): Promise<void> {
 async function slotsInUse(cluster: ScaleOutCluster, provider: string): Promise<number> {
   let sum = 0;
   for (const gateway of cluster.gateways) {
-    const text = await (await fetch(`${gateway.url}/metrics`)).text();
+    const text = await (await fetch(`${gateway.url}/metrics`, { headers: { authorization: `Bearer ${cluster.admin.secret}` } })).text();
     const line = text.split('\n').find((entry) => entry.startsWith(`switchyard_upstream_slots_in_use{provider="${provider}"}`));
     sum += line === undefined ? 0 : Number(line.split(' ').at(-1));
   }

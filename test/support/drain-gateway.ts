@@ -39,6 +39,8 @@ export function serveForDrain(settings: DrainGatewaySettings): Promise<SpawnedGa
     database: { url: settings.databaseUrl },
     content: { dir: path.join(settings.workDirectory, 'content') },
     videos: quickVideoSettings,
+    // The calls are keyless (open access), and so are the scrapes that count their streams.
+    metrics: { public: true },
   };
   // JSON is YAML too.
   writeFileSync(configFile, JSON.stringify(config));

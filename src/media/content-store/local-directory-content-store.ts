@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
@@ -17,6 +17,9 @@ const metaSuffix = '.meta';
 /** The sidecar of content written by earlier builds: the content type alone, as text. */
 const typeSuffix = '.type';
 const partialSuffix = '.partial';
+/** Generated images and videos are the callers' own: readable by the gateway's user only. */
+const ownerOnlyFile = 0o600;
+const ownerOnlyDirectory = 0o700;
 
 function isSidecarOrTemporary(name: string): boolean {
   return name.endsWith(metaSuffix) || name.endsWith(typeSuffix) || name.includes(partialSuffix);
@@ -25,21 +28,37 @@ function isSidecarOrTemporary(name: string): boolean {
 /**
  * Content in a local directory: one file per key and a small JSON sidecar with its content type
  * and expiry. A write goes to a temporary file renamed into place, so a reader sees the old
- * content or the new, never half of either, even if the process dies mid-write.
+ * content or the new, never half of either, even if the process dies mid-write. Directories are
+ * created 0700 and files 0600.
  */
 export class LocalDirectoryContentStore implements ContentStore {
   constructor(private readonly root: string) {}
 
+  /**
+   * The store on `root`, which is created 0700, or narrowed to 0700 if it exists with wider
+   * permissions (an earlier build's): the directory is the store's alone, and closing it keeps
+   * every file under it from other users without visiting each one.
+   */
+  static async open(root: string): Promise<LocalDirectoryContentStore> {
+    await mkdir(root, { recursive: true, mode: ownerOnlyDirectory });
+    await chmod(root, ownerOnlyDirectory).catch((error: unknown) => {
+      // A directory of another user (who keeps the say over its mode) or on a read-only mount.
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'EPERM' && code !== 'EROFS') throw error;
+    });
+    return new LocalDirectoryContentStore(root);
+  }
+
   async put(key: string, content: ContentSource, contentType: string, options: PutOptions = {}): Promise<StoredContent> {
     const file = this.fileFor(key);
-    await mkdir(path.dirname(file), { recursive: true });
+    await mkdir(path.dirname(file), { recursive: true, mode: ownerOnlyDirectory });
     const temporary = `${file}.${randomUUID()}${partialSuffix}`;
     const sidecar: Sidecar = { contentType, ...(options.expiresAt === undefined ? {} : { expiresAt: options.expiresAt.toISOString() }) };
-    const writer = createWriteStream(temporary);
+    const writer = createWriteStream(temporary, { mode: ownerOnlyFile });
     try {
       const source = content instanceof Uint8Array ? Readable.from([content]) : Readable.from(content);
       await pipeline(source, writer);
-      await writeFile(`${temporary}${metaSuffix}`, JSON.stringify(sidecar));
+      await writeFile(`${temporary}${metaSuffix}`, JSON.stringify(sidecar), { mode: ownerOnlyFile });
       // The sidecar first: a reader that finds the content always finds its type beside it.
       await rename(`${temporary}${metaSuffix}`, `${file}${metaSuffix}`);
       await rename(temporary, file);

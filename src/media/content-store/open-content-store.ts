@@ -10,7 +10,7 @@ import { LocalDirectoryContentStore } from './local-directory-content-store.js';
  * quick.
  */
 export async function openContentStore(config: ContentConfig): Promise<ContentStore> {
-  if (config.s3 === undefined) return new LocalDirectoryContentStore(path.resolve(config.dir));
+  if (config.s3 === undefined) return LocalDirectoryContentStore.open(path.resolve(config.dir));
   const [{ S3ContentStore }, { s3ClientFor }] = await Promise.all([import('./s3-content-store.js'), import('./s3-client.js')]);
   return new S3ContentStore(s3ClientFor(config.s3, { connectionMs: config.s3.connect_timeout_ms, answerMs: config.s3.request_timeout_ms }), { bucket: config.s3.bucket, ...(config.s3.prefix === undefined ? {} : { prefix: config.s3.prefix }) });
 }

@@ -1,15 +1,14 @@
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
 import Database from 'better-sqlite3';
 import { sqliteMemoryFilename } from '../parse-database-url.js';
 import type { Storage } from '../ports.js';
+import { ownerOnlyDatabaseFiles } from './owner-only-database-files.js';
 import { SqliteStorage } from './sqlite-storage.js';
 
 /** How long a writer waits for another process's lock before SQLite reports SQLITE_BUSY. */
 const busyTimeoutMilliseconds = 5_000;
 
 export async function openSqliteStorage(filename: string): Promise<Storage> {
-  if (filename !== sqliteMemoryFilename) mkdirSync(path.dirname(path.resolve(filename)), { recursive: true });
+  if (filename !== sqliteMemoryFilename) ownerOnlyDatabaseFiles(filename);
   const database = new Database(filename, { timeout: busyTimeoutMilliseconds });
   try {
     // WAL lets readers (e.g. `switchyard usage`) run while the server writes.
