@@ -17,6 +17,8 @@ export class StreamedCallScope {
   constructor(
     private readonly client: AbortScope,
     private readonly waitMs: number,
+    /** Whether what the client was sent is still to be billed from what the upstream says next. */
+    private readonly worthReadingOn: () => boolean = () => true,
   ) {
     const stopListening = client.onAbort(() => {
       if (!this.committed || client.reason !== undefined) this.upstream.abort(client.reason);
@@ -39,7 +41,7 @@ export class StreamedCallScope {
   clientLeft(): void {
     if (this.left || this.upstream.aborted) return;
     this.left = true;
-    if (this.waitMs === 0) {
+    if (this.waitMs === 0 || !this.worthReadingOn()) {
       this.upstream.abort();
       return;
     }

@@ -2,6 +2,8 @@ import Anthropic from '@anthropic-ai/sdk';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultConfig } from '../../src/config/default-config.js';
+import { startSimulator, type SimulatorHandle } from '../../src/sim/index.js';
 import type { LedgerEntry } from '../../src/storage/ports.js';
 import { fixtureChunks, sseFromChunks } from '../support/fixtures.js';
 import { ssePieces } from '../support/fake-upstream.js';
@@ -44,19 +46,30 @@ const price = { input_per_mtok: '1.00', output_per_mtok: '10.00', effective_from
 const usageWaitMs = 2_000;
 
 let upstream: PacedUpstream;
+let simulator: SimulatorHandle;
 let gateway: TestGateway;
 let openai: OpenAI;
 let anthropic: Anthropic;
 
 beforeAll(async () => {
   upstream = await startPacedUpstream(streams, 15);
+  simulator = await startSimulator({ port: 0 });
+  const base = defaultConfig({}) as { providers: Record<string, unknown>; models: Record<string, unknown>[] };
+  const simImage = base.models.find((model) => model.id === 'sim-image')!;
   gateway = await startTestGateway({
     providers: {
+      ...base.providers,
+      'watched-sim': { type: 'openai', base_url: `${simulator.url}/v1` },
       openai: { type: 'openai', base_url: `${upstream.url}/v1`, api_key: 'k' },
       anthropic: { type: 'anthropic', base_url: upstream.url, api_key: 'k' },
       compatible: { type: 'openai-compatible', base_url: `${upstream.url}/v1` },
     },
     models: [
+      ...base.models,
+      // The simulator's image model on a simulator this test can watch, to see its stream closed.
+      { ...simImage, id: 'watched-image', legacy_aliases: [], routes: [{ provider: 'watched-sim', model: 'sim-image' }] },
+      // Gemini has no image stream: the gateway plays its whole answer out as previews and the final image.
+      { id: 'gemini-image', output_modality: 'image', routes: [{ provider: 'sim-gemini', model: 'gemini-2.5-flash-image' }], image: { streaming: true } },
       { id: 'gpt', routes: [{ provider: 'openai', model: 'gpt-upstream' }], price },
       { id: 'claude', routes: [{ provider: 'anthropic', model: 'claude-upstream' }], price },
       { id: 'chat-only', routes: [{ provider: 'compatible', model: 'compatible-upstream' }], price },
@@ -69,6 +82,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await gateway?.close();
   await upstream?.close();
+  await simulator?.close();
 });
 
 type Boundary = 'first-delta' | 'mid-content' | 'finish';
@@ -196,4 +210,53 @@ describe('a client that leaves a stream before its usage', () => {
       }
     }, 30_000);
   }
+});
+
+/** The price of one low-quality square image of the simulator's model, and of one Gemini image, in nano-USD. */
+const lowSquareNanoUsd = 10_000_000n;
+const geminiImageNanoUsd = 39_000_000n;
+
+/** Asks for a streamed image with three partials and leaves after the `leaveAfter`th. */
+async function leaveAfterPartial(
+  leaveAfter: number,
+  model: string,
+  prompt: string,
+  tier: { size: '1024x1024' | '1248x832'; quality?: 'low' },
+): Promise<{ requestId: string; partials: number; completed: number; leftAt: number }> {
+  const { data: stream, response } = await openai.images.generate({ model, prompt, stream: true, partial_images: 3, n: 1, ...tier } as OpenAI.ImageGenerateParamsStreaming).withResponse();
+  let partials = 0;
+  let completed = 0;
+  for await (const event of stream) {
+    if (event.type === 'image_generation.partial_image') partials += 1;
+    if (event.type === 'image_generation.completed') completed += 1;
+    if (partials === leaveAfter) break;
+  }
+  return { requestId: response.headers.get('x-request-id')!, partials, completed, leftAt: Date.now() };
+}
+
+describe('a client that leaves a streamed image after its partials', () => {
+  it('is charged for the image when the upstream completes it within the wait', async () => {
+    const left = await leaveAfterPartial(3, 'watched-image', 'A lighthouse [pace:300]', { size: '1024x1024', quality: 'low' });
+    expect(left).toMatchObject({ partials: 3, completed: 0 });
+    const entry = await ledgerEntryOf(left.requestId);
+    expect(entry).toMatchObject({ model: 'watched-image', images: 1, costNanoUsd: lowSquareNanoUsd });
+    // The completion read after the client left states the image's usage.
+    expect(entry.output).toBeGreaterThan(0);
+  });
+
+  it('is charged for the partial at its tier when the completion does not come within the wait, and the upstream is stopped', async () => {
+    const left = await leaveAfterPartial(3, 'watched-image', 'A lighthouse [pace:3000]', { size: '1024x1024', quality: 'low' });
+    expect(left).toMatchObject({ partials: 3, completed: 0 });
+    const entry = await ledgerEntryOf(left.requestId);
+    expect(entry).toMatchObject({ model: 'watched-image', images: 1, costNanoUsd: lowSquareNanoUsd });
+    while (simulator.activeStreams() > 0 && Date.now() - left.leftAt < usageWaitMs + 1_500) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(simulator.activeStreams()).toBe(0);
+  }, 20_000);
+
+  it('is charged for an image the gateway played out as previews (Gemini) once a preview was shown', async () => {
+    const left = await leaveAfterPartial(1, 'gemini-image', 'A lighthouse at dawn', { size: '1248x832' });
+    expect(left).toMatchObject({ partials: 1, completed: 0 });
+    const entry = await ledgerEntryOf(left.requestId);
+    expect(entry).toMatchObject({ model: 'gemini-image', images: 1, costNanoUsd: geminiImageNanoUsd });
+  });
 });
