@@ -30,7 +30,7 @@ export interface RelayOutcome {
  *
  * A client that leaves has been sent part of an answer the upstream bills in full, with its usage
  * still to come: the upstream is read on (within the scope's wait) for that usage. A stream that
- * ends without it has the output it relayed counted instead.
+ * ends without it (or a server that never states usage) has the output it relayed counted instead.
  */
 export async function* relayStream(
   response: UpstreamResponse,
@@ -87,7 +87,8 @@ export async function* relayStream(
       await readOnForUsage(chunks, (chunk) => reader.push(chunk), () => tap.ended());
       scope.stop();
     }
-    if (sentAnything && !tap.ended() && !delivered.empty) outcome.deliveredOutputTokens = await delivered.countTokens().catch(() => undefined);
+    // Cut before its last event, or ended by a server that never states usage: its output is counted.
+    if (sentAnything && (!tap.ended() || tap.usage() === undefined) && !delivered.empty) outcome.deliveredOutputTokens = await delivered.countTokens().catch(() => undefined);
   }
   if (tap.ended()) return;
   failure ??= new GatewayError('upstream_invalid_response', 'The upstream ended the stream before it was complete.');

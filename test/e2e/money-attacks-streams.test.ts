@@ -30,6 +30,8 @@ const streams: Record<string, PacedStream> = {
   '/v1/chat/completions': { events: chatStream, usageTailAt: chatStream.length - 2 },
   '/v1/messages': { events: anthropicStream, usageTailAt: anthropicStream.length - 2 },
   '/v1/responses': { events: responsesStream, usageTailAt: responsesStream.length - 1 },
+  // A compatible server that never states usage: the recorded chat stream without its usage chunk.
+  '/no-usage/v1/chat/completions': { events: [...chatStream.slice(0, -2), chatStream.at(-1)!], usageTailAt: chatStream.length - 1 },
 };
 
 /** What each recording reports: output tokens, and input as the ledger's uncached bucket. */
@@ -63,6 +65,7 @@ beforeAll(async () => {
       openai: { type: 'openai', base_url: `${upstream.url}/v1`, api_key: 'k' },
       anthropic: { type: 'anthropic', base_url: upstream.url, api_key: 'k' },
       compatible: { type: 'openai-compatible', base_url: `${upstream.url}/v1` },
+      'no-usage': { type: 'openai-compatible', base_url: `${upstream.url}/no-usage/v1` },
     },
     models: [
       ...base.models,
@@ -73,6 +76,7 @@ beforeAll(async () => {
       { id: 'gpt', routes: [{ provider: 'openai', model: 'gpt-upstream' }], price },
       { id: 'claude', routes: [{ provider: 'anthropic', model: 'claude-upstream' }], price },
       { id: 'chat-only', routes: [{ provider: 'compatible', model: 'compatible-upstream' }], price },
+      { id: 'no-usage', routes: [{ provider: 'no-usage', model: 'silent-upstream' }], price },
     ],
   });
   openai = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: 'k', maxRetries: 0 });
@@ -210,6 +214,18 @@ describe('a client that leaves a stream before its usage', () => {
       }
     }, 30_000);
   }
+});
+
+describe('a stream from a server that never states usage', () => {
+  it('is charged the output it delivered, counted, not output 0', async () => {
+    const { data: stream, response } = await openai.chat.completions.create({ model: 'no-usage', stream: true, messages: [{ role: 'user', content: 'case=silent tell me' }] }).withResponse();
+    let text = '';
+    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
+    const entry = await ledgerEntryOf(response.headers.get('x-request-id')!);
+    expect(entry).toMatchObject({ status: 200, usageEstimated: true });
+    expect(entry.output).toBeGreaterThanOrEqual(countTokens(text));
+    expect(countTokens(text)).toBeGreaterThan(0);
+  });
 });
 
 /** The price of one low-quality square image of the simulator's model, and of one Gemini image, in nano-USD. */
