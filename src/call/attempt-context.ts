@@ -15,6 +15,8 @@ export interface AttemptContext {
   readonly idleTimeoutMs: number;
   /** Largest upstream answer read. */
   readonly maxAnswerBytes: number;
+  /** How long a stream the client left is still read for the upstream's usage. */
+  readonly usageWaitMs: number;
   /** Aborted when the client disconnects. */
   readonly clientSignal: AbortScope;
   readonly forwarded: ForwardedHeaders;

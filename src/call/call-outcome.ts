@@ -8,6 +8,11 @@ export interface CallCompletion {
   /** False when the stream was cut short (client gone, upstream failed mid-stream). */
   readonly completed: boolean;
   readonly status: number;
+  /**
+   * Output tokens the gateway counted in what it relayed, for a stream cut before the upstream's
+   * final usage arrived: the entry charges at least these, marked estimated.
+   */
+  readonly deliveredOutputTokens?: number;
 }
 
 /**

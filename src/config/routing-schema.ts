@@ -29,6 +29,11 @@ export const routingSchema = z
     max_retry_after_ms: numeric(z.number().int().min(0)).default(2_000),
     /** Largest upstream answer read (a whole body, or a stream's total): beyond it the call fails with 502 instead of exhausting memory. */
     max_answer_bytes: numeric(z.number().int().positive()).default(64 * 1024 * 1024),
+    /**
+     * A client that leaves a stream it has received part of is charged for it: the upstream is read
+     * on for this long for the usage it reports at its end, then stopped (0: stopped at once).
+     */
+    usage_wait_after_disconnect_ms: numeric(z.number().int().min(0).max(60_000)).default(2_000),
     circuit_breaker: circuitBreakerSchema,
   })
   .strict()
@@ -38,5 +43,6 @@ export const routingSchema = z
     timeout_ms: 60_000,
     max_retry_after_ms: 2_000,
     max_answer_bytes: 64 * 1024 * 1024,
+    usage_wait_after_disconnect_ms: 2_000,
     circuit_breaker: { enabled: true, consecutive_failures: 5, cooldown_ms: 30_000 },
   });

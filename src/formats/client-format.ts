@@ -57,4 +57,9 @@ export interface ClientFormat {
   usageFromBody(body: unknown): Usage | undefined;
   /** Passthrough: usage from a streamed upstream response of this format. */
   createUsageTap(): UsageTap;
+  /**
+   * Passthrough: the answer text one raw stream event carries ('' for none), read only for a
+   * stream cut before its usage came, to count the output the client was sent.
+   */
+  streamEventText(data: string): string;
 }

@@ -15,3 +15,15 @@ export function estimateUsage(requestCharacters: number): Usage {
     estimated: true,
   };
 }
+
+/**
+ * The usage of a stream cut before its final usage arrived: what the upstream had reported by
+ * then (a Messages stream states its input at the start) or the estimate of the input, with at
+ * least the output tokens counted in what the client was sent. Marked estimated: the upstream's
+ * own figure for the output never came.
+ */
+export function usageOfCutStream(reported: Usage | undefined, requestCharacters: number, deliveredOutputTokens: number): Usage {
+  const base = reported ?? estimateUsage(requestCharacters);
+  const counted = Math.max(0, deliveredOutputTokens - base.reasoning);
+  return { ...base, output: Math.max(base.output, counted), estimated: true };
+}

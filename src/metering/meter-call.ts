@@ -3,7 +3,7 @@ import type { EndpointFamily } from '../keys/endpoint-family.js';
 import type { CallOutcome } from '../call/call-outcome.js';
 import type { Usage } from '../ir/usage.js';
 import type { ApiKeyRecord, LedgerEntry } from '../storage/ports.js';
-import { estimateUsage } from './estimate-usage.js';
+import { estimateUsage, usageOfCutStream } from './estimate-usage.js';
 import type { LedgerWriter } from './ledger-writer.js';
 import { costNanoUsd } from '../catalog/pricing/cost.js';
 import { priceAt } from '../catalog/pricing/price-schedule.js';
@@ -21,11 +21,15 @@ export interface MeteringFacts {
 
 /**
  * Writes a call's ledger entry once its answer has been delivered or dropped, and resolves to it.
- * Usage the upstream did not report is estimated and marked so, never recorded as zero.
+ * Usage the upstream did not report is estimated and marked so, never recorded as zero; a stream
+ * cut before its usage came is charged at least the output counted in what it delivered.
  */
 export async function meterCall(ledger: LedgerWriter, outcome: CallOutcome, facts: MeteringFacts): Promise<LedgerEntry> {
   const completion = await outcome.completion;
-  const usage = completion.usage ?? estimateUsage(facts.rawBodyLength);
+  const usage =
+    completion.deliveredOutputTokens === undefined
+      ? (completion.usage ?? estimateUsage(facts.rawBodyLength))
+      : usageOfCutStream(completion.usage, facts.rawBodyLength, completion.deliveredOutputTokens);
   return record(ledger, facts, completion.completed ? completion.status : 499, usage);
 }
 

@@ -2,12 +2,13 @@ import type { Usage } from '../ir/usage.js';
 import type { AttemptContext } from '../call/attempt-context.js';
 import type { CallCompletion, CallOutcome } from '../call/call-outcome.js';
 import { commitOnFirstChunk } from '../call/commit-stream.js';
+import { StreamedCallScope } from '../call/streamed-call-scope.js';
 import { flattenHeaders, readBodyText, sendUpstream, upstreamTransportError } from '../upstream/upstream-client.js';
 import { parseUpstreamJson } from '../upstream/parse-upstream-json.js';
 import { isUpstreamErrorBody } from '../upstream/upstream-error-body.js';
 import { preparePassthroughBody } from './prepare-body.js';
 import { findTopLevelValue, matchTrailingTopLevelValue } from './rewrite-body.js';
-import { relayStream } from './stream-relay.js';
+import { relayStream, type RelayOutcome } from './stream-relay.js';
 
 const usageKey = Buffer.from('"usage"');
 
@@ -24,7 +25,8 @@ export async function passthroughCall(
 ): Promise<CallOutcome> {
   const { format, adapter, route } = context;
   const prepared = preparePassthroughBody(format.name, rawBody, parsedBody, route.target.model);
-  const abort = context.clientSignal.child();
+  const scope = new StreamedCallScope(context.clientSignal, context.usageWaitMs);
+  const abort = scope.upstream;
   const response = await sendUpstream({
     url: context.text.passthroughUrl(format.name, route.target),
     headers: adapter.upstreamHeaders(route.target, context.forwarded),
@@ -52,12 +54,19 @@ export async function passthroughCall(
   const tap = format.createUsageTap();
   let resolveCompletion: (completion: CallCompletion) => void = () => {};
   const completion = new Promise<CallCompletion>((resolve) => (resolveCompletion = resolve));
-  const relay = { failed: false };
+  const relay: RelayOutcome = { failed: false };
   const body = await commitOnFirstChunk(
-    relayStream(response, tap, context, prepared.injectedUsageChunk, relay),
+    relayStream(response, tap, context, prepared.injectedUsageChunk, scope, relay),
     // A stream that ended with the gateway's error event was not delivered whole.
-    (completed) => resolveCompletion({ usage: tap.usage(), completed: completed && !relay.failed, status: 200 }),
-    () => abort.abort(),
+    (completed) =>
+      resolveCompletion({
+        usage: tap.usage(),
+        completed: completed && !relay.failed,
+        status: 200,
+        ...(relay.deliveredOutputTokens === undefined ? {} : { deliveredOutputTokens: relay.deliveredOutputTokens }),
+      }),
+    // The relay itself reads on for usage when the client leaves, then stops the upstream call.
+    () => {},
   ).catch((error: unknown) => {
     throw upstreamTransportError(error, abort);
   });

@@ -4,7 +4,18 @@ import type { AttemptContext } from '../call/attempt-context.js';
 import type { ChunkStream } from '../call/commit-stream.js';
 import { createSseReader } from '../upstream/sse-reader.js';
 import { upstreamTransportError, type UpstreamResponse } from '../upstream/upstream-client.js';
+import type { StreamedCallScope } from '../call/streamed-call-scope.js';
+import { DeliveredText } from '../tokens/delivered-text.js';
+import { readOnForUsage } from '../upstream/read-on-for-usage.js';
 import { createSseEventSplitter } from './sse-event-splitter.js';
+
+/** What the relay learnt by the end of a stream, for metering. */
+export interface RelayOutcome {
+  /** Set when the stream ended with the gateway's error event instead of the upstream's end. */
+  failed: boolean;
+  /** Output counted in what was relayed, set when the stream was cut before its last event. */
+  deliveredOutputTokens?: number;
+}
 
 /**
  * Relays a passed-through stream's bytes as they come, in one generator (every layer of async
@@ -16,22 +27,36 @@ import { createSseEventSplitter } from './sse-event-splitter.js';
  * An upstream that stops before its format's last event (connection dropped, server crashed)
  * leaves the client waiting for an end that never comes: the relay then adds the format's own
  * error event, so the client knows the answer is incomplete.
+ *
+ * A client that leaves has been sent part of an answer the upstream bills in full, with its usage
+ * still to come: the upstream is read on (within the scope's wait) for that usage. A stream that
+ * ends without it (or a server that never states usage) has the output it relayed counted instead.
  */
 export async function* relayStream(
   response: UpstreamResponse,
   tap: UsageTap,
   context: AttemptContext,
   dropUsageChunk: boolean,
-  /** Set when the stream ended with the gateway's error event instead of the upstream's end. */
-  outcome: { failed: boolean } = { failed: false },
+  scope: StreamedCallScope,
+  outcome: RelayOutcome = { failed: false },
 ): ChunkStream {
-  const reader = createSseReader((event) => tap.observe(event.event, event.data));
+  const delivered = new DeliveredText(context.format.streamEventText);
+  const reader = createSseReader((event) => {
+    tap.observe(event.event, event.data);
+    if (!scope.clientHasLeft) delivered.add(event.data);
+  });
   const filter = dropUsageChunk ? createUsageChunkFilter() : undefined;
+  const chunks = response.body.chunks();
   let failure: GatewayError | undefined;
   let sentAnything = false;
   let started = false;
+  /** True while a chunk is with the client's writer: a `return()` there means the client left. */
+  let handedOver = false;
   try {
-    for await (const chunk of response.body.chunks()) {
+    for (;;) {
+      const next = await chunks.next();
+      if (next.done === true) break;
+      const chunk = next.value;
       if (!started) {
         if (!startsLikeEventStream(chunk)) throw new GatewayError('upstream_malformed_answer', 'The upstream answered with something that is not an event stream.');
         started = true;
@@ -40,16 +65,30 @@ export async function* relayStream(
       const relayed = filter === undefined ? chunk : filter.push(chunk);
       if (relayed === undefined) continue;
       sentAnything = true;
+      scope.commit();
+      handedOver = true;
       yield relayed;
+      handedOver = false;
     }
     reader.flush();
     const rest = filter?.flush();
     if (rest !== undefined) yield rest;
   } catch (error) {
-    if (!sentAnything) throw error;
+    if (!sentAnything) {
+      await chunks.return?.().catch(() => undefined);
+      throw error;
+    }
     // Stopped by a shutdown: the client learns that, not that its upstream call broke.
     const reason = context.clientSignal.reason;
     failure = reason === undefined ? upstreamTransportError(error) : toGatewayError(reason);
+  } finally {
+    if (handedOver) {
+      scope.clientLeft();
+      await readOnForUsage(chunks, (chunk) => reader.push(chunk), () => tap.ended());
+      scope.stop();
+    }
+    // Cut before its last event, or ended by a server that never states usage: its output is counted.
+    if (sentAnything && (!tap.ended() || tap.usage() === undefined) && !delivered.empty) outcome.deliveredOutputTokens = await delivered.countTokens().catch(() => undefined);
   }
   if (tap.ended()) return;
   failure ??= new GatewayError('upstream_invalid_response', 'The upstream ended the stream before it was complete.');

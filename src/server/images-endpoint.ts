@@ -120,6 +120,7 @@ export async function handleImages(context: GatewayContext, services: GatewaySer
     const settings = {
       fallback: fallbackPolicy(routing, services.circuitBreakers),
       timeoutMs: routing.timeout_ms,
+      usageWaitMs: routing.usage_wait_after_disconnect_ms,
       signal,
       caps: services.upstreamCaps,
       onFailure: (report: AttemptReport) => {

@@ -90,6 +90,7 @@ export async function handleTextRequest(
           timeoutMs: route.timeoutMs ?? routing.timeout_ms,
           idleTimeoutMs: routing.idle_timeout_ms ?? route.timeoutMs ?? routing.timeout_ms,
           maxAnswerBytes: routing.max_answer_bytes,
+          usageWaitMs: routing.usage_wait_after_disconnect_ms,
           clientSignal: signal,
           forwarded,
           encode: { requestId, model: request?.model ?? String(parsedBody.model), request: request ?? emptyRequest },

@@ -1,18 +1,10 @@
 import type { ContentPart, IrRequest } from '../ir/index.js';
+import { loadEncoder, type Encoder } from './load-encoder.js';
 
 /** Tokens charged per image when the real figure is unknown (a mid-size image on current models). */
 const tokensPerImage = 1_000;
 /** Framing tokens per message (role markers and separators), as chat-style tokenizers add them. */
 const tokensPerMessage = 4;
-
-type Encoder = (text: string) => number;
-let encoder: Promise<Encoder> | undefined;
-
-/** The o200k tokenizer, loaded on first use: it is several megabytes the hot path never needs. */
-function loadEncoder(): Promise<Encoder> {
-  encoder ??= import('gpt-tokenizer/encoding/o200k_base').then((module) => (text: string) => module.countTokens(text));
-  return encoder;
-}
 
 /**
  * Counts a request's input tokens locally, for upstreams that have no counting endpoint and for

@@ -5,6 +5,9 @@ import type { StreamEncoder } from '../formats/client-format.js';
 import type { AttemptContext } from '../call/attempt-context.js';
 import type { CallCompletion, CallOutcome } from '../call/call-outcome.js';
 import { commitOnFirstChunk, type KeepAlive } from '../call/commit-stream.js';
+import { StreamedCallScope } from '../call/streamed-call-scope.js';
+import { DeliveredText } from '../tokens/delivered-text.js';
+import { readOnForUsage } from '../upstream/read-on-for-usage.js';
 import { countInputTokens } from '../tokens/count-input-tokens.js';
 import { parseUpstreamJson } from '../upstream/parse-upstream-json.js';
 import { isUpstreamErrorBody } from '../upstream/upstream-error-body.js';
@@ -18,7 +21,8 @@ import { flattenHeaders, readBodyText, sendUpstream, upstreamTransportError, typ
 export async function translatedCall(context: AttemptContext, request: IrRequest): Promise<CallOutcome> {
   const { adapter, text: generation, route, format } = context;
   const upstreamRequest = generation.buildRequest(request, route.target, context.forwarded);
-  const abort = context.clientSignal.child();
+  const scope = new StreamedCallScope(context.clientSignal, context.usageWaitMs);
+  const abort = scope.upstream;
   const responsePending = sendUpstream({
     ...upstreamRequest,
     signal: abort,
@@ -49,13 +53,20 @@ export async function translatedCall(context: AttemptContext, request: IrRequest
   const decoder = generation.createStreamDecoder(request);
   const inputTokens = await estimatePending;
   const encoder = format.createStreamEncoder(inputTokens === undefined ? context.encode : { ...context.encode, inputTokensEstimate: inputTokens });
-  const state: TranslationState = { usage: undefined, committed: false, completed: false };
+  const state: TranslationState = { usage: undefined, committed: false, completed: false, usageFinal: false };
   let resolveCompletion: (completion: CallCompletion) => void = () => {};
   const completion = new Promise<CallCompletion>((resolve) => (resolveCompletion = resolve));
   const body = await commitOnFirstChunk(
-    translateStream(response, decoder, encoder, state, context),
-    () => resolveCompletion({ usage: state.usage, completed: state.completed, status: 200 }),
-    () => abort.abort(),
+    translateStream(response, decoder, encoder, state, context, scope),
+    () =>
+      resolveCompletion({
+        usage: state.usage,
+        completed: state.completed,
+        status: 200,
+        ...(state.deliveredOutputTokens === undefined ? {} : { deliveredOutputTokens: state.deliveredOutputTokens }),
+      }),
+    // The client left: read on for the usage (the stream reads on when given up), then stop.
+    () => scope.clientLeft(),
     keepAliveFor(encoder),
   ).catch((error: unknown) => {
     throw upstreamTransportError(error, abort);
@@ -80,6 +91,10 @@ interface TranslationState {
   /** Set once the first bytes exist: errors after that travel in-stream instead of as HTTP errors. */
   committed: boolean;
   completed: boolean;
+  /** The upstream's last event came, with the call's final usage. */
+  usageFinal: boolean;
+  /** Output counted in what was sent, for a stream cut before its final usage. */
+  deliveredOutputTokens?: number;
 }
 
 const textEncoder = new TextEncoder();
@@ -90,30 +105,45 @@ async function* translateStream(
   encoder: StreamEncoder,
   state: TranslationState,
   context: AttemptContext,
+  scope: StreamedCallScope,
 ): AsyncGenerator<Uint8Array, void, void> {
   let pendingEvents: SseEvent[] = [];
   const reader = createSseReader((event) => pendingEvents.push(event));
+  const delivered = new DeliveredText();
+  const noteUsage = (event: IrStreamEvent): void => {
+    if (event.type === 'usage' || event.type === 'response-end') state.usage = event.usage;
+    if (event.type === 'response-start' && event.usage !== undefined) state.usage = event.usage;
+    if (event.type === 'response-end') state.usageFinal = true;
+  };
   const encodeAll = (events: readonly IrStreamEvent[]): string => {
     let text = '';
     for (const event of events) {
       if (event.type === 'error' && !state.committed) throw event.error;
-      if (event.type === 'usage' || event.type === 'response-end') state.usage = event.usage;
-      if (event.type === 'response-start' && event.usage !== undefined) state.usage = event.usage;
+      noteUsage(event);
       if (event.type === 'response-end') state.completed = true;
+      if (event.type === 'block-delta') delivered.add(event.delta.text);
       text += encoder.encode(event);
     }
     return text;
   };
+  const chunks = response.body.chunks();
+  /** True while text is with the client's writer: a `return()` there means the client left. */
+  let handedOver = false;
   try {
-    for await (const chunk of response.body.chunks()) {
-      reader.push(chunk);
+    for (;;) {
+      const next = await chunks.next();
+      if (next.done === true) break;
+      reader.push(next.value);
       const events = pendingEvents;
       pendingEvents = [];
       let text = '';
       for (const event of events) text += encodeAll(decoder.push(event.event, event.data));
       if (text.length > 0) {
         state.committed = true;
+        scope.commit();
+        handedOver = true;
         yield textEncoder.encode(text);
+        handedOver = false;
       }
     }
     reader.flush();
@@ -122,11 +152,28 @@ async function* translateStream(
     text += encodeAll(decoder.end());
     if (text.length > 0) yield textEncoder.encode(text);
   } catch (thrown) {
-    if (!state.committed) throw thrown;
+    if (!state.committed) {
+      await chunks.return?.().catch(() => undefined);
+      throw thrown;
+    }
     // Stopped by a shutdown: the client learns that, not that its upstream call broke.
     const reason = context.clientSignal.reason;
     const error = reason ?? (thrown instanceof GatewayError ? thrown : upstreamTransportError(thrown));
     yield textEncoder.encode(context.format.encodeStreamError(toGatewayError(error), context.encode.requestId));
+  } finally {
+    if (handedOver) {
+      scope.clientLeft();
+      // Nothing more is sent: the rest is decoded for its usage only.
+      const observe = (chunk: Buffer): void => {
+        reader.push(chunk);
+        const events = pendingEvents;
+        pendingEvents = [];
+        for (const event of events) for (const decoded of decoder.push(event.event, event.data)) noteUsage(decoded);
+      };
+      await readOnForUsage(chunks, observe, () => state.usageFinal);
+      scope.stop();
+    }
+    if (state.committed && !state.usageFinal && !delivered.empty) state.deliveredOutputTokens = await delivered.countTokens().catch(() => undefined);
   }
 }
 

@@ -10,6 +10,8 @@ let secondary: FakeUpstream;
 let gateway: TestGateway;
 let client: OpenAI;
 let refusingUrl: string;
+/** How long a stream the client left is still read for its usage. */
+const usageWaitMs = 300;
 
 /** A loopback port with nothing listening on it: connections are refused. */
 async function closedPortUrl(): Promise<string> {
@@ -25,7 +27,7 @@ beforeAll(async () => {
   secondary = await startFakeUpstream();
   refusingUrl = await closedPortUrl();
   gateway = await startTestGateway({
-    routing: { attempts_per_route: 2, backoff_ms: 5 },
+    routing: { attempts_per_route: 2, backoff_ms: 5, usage_wait_after_disconnect_ms: usageWaitMs },
     providers: {
       refusing: { type: 'openai-compatible', base_url: `${refusingUrl}/v1` },
       primary: { type: 'openai-compatible', base_url: `${primary.url}/v1` },
@@ -85,7 +87,7 @@ describe('fallback to the next route', () => {
 });
 
 describe('client disconnects', () => {
-  it('closes the upstream connection within a second of a mid-stream abort', async () => {
+  it('closes the upstream connection within a second of the wait for usage after a mid-stream abort', async () => {
     const chunks = fixtureChunks('openai/chat/openai-text.chunks.txt');
     primary.reply({ pieces: ssePieces(sseFromChunks(chunks, 'data', true)), gapMs: 100 });
     const closedBefore = primary.closedConnections();
@@ -101,10 +103,12 @@ describe('client disconnects', () => {
     await reader.read();
     controller.abort();
     const abortedAt = Date.now();
-    while (primary.closedConnections() === closedBefore && Date.now() - abortedAt < 1_000) {
+    while (primary.closedConnections() === closedBefore && Date.now() - abortedAt < usageWaitMs + 1_000) {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     expect(primary.closedConnections()).toBe(closedBefore + 1);
-    expect(Date.now() - abortedAt).toBeLessThan(1_000);
+    // The stream still had 30 s to run: it was read on for its usage, then stopped.
+    expect(Date.now() - abortedAt).toBeGreaterThanOrEqual(usageWaitMs - 50);
+    expect(Date.now() - abortedAt).toBeLessThan(usageWaitMs + 1_000);
   });
 });

@@ -4,6 +4,7 @@ import { encodeOpenAIError, encodeOpenAIStreamError } from './encode-error.js';
 import { encodeChatResponse } from './encode-response.js';
 import { createChatStreamEncoder } from './stream-encoder.js';
 import { createChatUsageTap, usageFromChatBody } from './usage-tap.js';
+import { chatStreamEventText } from './stream-event-text.js';
 
 export { encodeOpenAIError, encodeOpenAIStreamError } from './encode-error.js';
 
@@ -18,4 +19,5 @@ export const chatFormat: ClientFormat = {
   encodeStreamError: encodeOpenAIStreamError,
   usageFromBody: usageFromChatBody,
   createUsageTap: createChatUsageTap,
+  streamEventText: chatStreamEventText,
 };

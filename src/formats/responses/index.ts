@@ -4,6 +4,7 @@ import { encodeResponsesError, encodeResponsesStreamError } from './encode-error
 import { encodeResponsesResponse } from './encode-response.js';
 import { createResponsesStreamEncoder } from './stream-encoder.js';
 import { createResponsesUsageTap, usageFromResponsesBody } from './usage-tap.js';
+import { responsesStreamEventText } from './stream-event-text.js';
 
 export { responsesInputExtensionKey } from './decode-request.js';
 
@@ -18,4 +19,5 @@ export const responsesFormat: ClientFormat = {
   encodeStreamError: encodeResponsesStreamError,
   usageFromBody: usageFromResponsesBody,
   createUsageTap: createResponsesUsageTap,
+  streamEventText: responsesStreamEventText,
 };

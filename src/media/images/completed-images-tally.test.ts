@@ -34,4 +34,24 @@ describe('the tally of a relayed image stream', () => {
     expect(tally.finish(undefined)).toBeUndefined();
     expect(tally.result().images).toHaveLength(0);
   });
+
+  it('counts an image whose partial reached a client that then left, but not partials read after it left or cut by the upstream', () => {
+    const partial = JSON.stringify({ type: 'image_generation.partial_image', b64_json: 'AA', partial_image_index: 0 });
+    const left = createCompletedImagesTally(createImagesStreamDecoder());
+    left.observe('image_generation.partial_image', partial);
+    expect(left.awaitingCompletion()).toBe(true);
+    left.clientLeft();
+    expect(left.result().images).toHaveLength(1);
+
+    const readAfterLeaving = createCompletedImagesTally(createImagesStreamDecoder());
+    readAfterLeaving.observe('image_generation.completed', completed({ input_tokens: 1, output_tokens: 1 }));
+    readAfterLeaving.clientLeft();
+    readAfterLeaving.observe('image_generation.partial_image', partial);
+    expect(readAfterLeaving.result().images).toHaveLength(1);
+
+    const cutByUpstream = createCompletedImagesTally(createImagesStreamDecoder());
+    cutByUpstream.observe('image_generation.partial_image', partial);
+    cutByUpstream.finish(new GatewayError('upstream_error', 'connection reset'));
+    expect(cutByUpstream.result().images).toHaveLength(0);
+  });
 });

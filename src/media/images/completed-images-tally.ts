@@ -7,11 +7,16 @@ import type { ImageStreamDecoder } from '../../providers/provider-adapter.js';
 export interface CompletedImagesTally {
   observe(eventName: string | undefined, data: string): void;
   /**
-   * The images completed so far, as a result to bill: one entry per `completed` event (its bytes
-   * went to the client and are not kept), the first reported size, quality, format and
-   * background, and the usage of all of them added up.
+   * The images to bill: one per `completed` event (its bytes went to the client and are not
+   * kept), and one more for an image whose partial went to a client that then left before its
+   * completion came (a partial image is that picture, billed at its tier); the first reported size, quality,
+   * format and background, and the usage of all of them added up.
    */
   result(): ImageGenerationResult;
+  /** The client has gone: partial images read from now on were never delivered. */
+  clientLeft(): void;
+  /** A partial image went to the client and its image's `completed` event has not come yet. */
+  awaitingCompletion(): boolean;
   /**
    * The upstream stream is over (`cut` when its connection broke): the error to end the client's
    * stream with, or undefined when it ended well or already carried its own `error` event.
@@ -36,10 +41,14 @@ export function createCompletedImagesTally(decoder: ImageStreamDecoder): Complet
   let reported: Omit<ImageGenerationResult, 'images' | 'usage'> = {};
   let usage: Usage | undefined;
   let upstreamFailed = false;
+  let partialDelivered = false;
+  let delivering = true;
   const take = (events: readonly ImageStreamEvent[]): void => {
     for (const event of events) {
       if (event.type === 'error') upstreamFailed = true;
+      if (event.type === 'partial-image' && delivering) partialDelivered = true;
       if (event.type !== 'image-completed') continue;
+      partialDelivered = false;
       const { images: _bytes, usage: eventUsage, ...fields } = event.result;
       if (count === 0) reported = fields;
       count += 1;
@@ -50,8 +59,13 @@ export function createCompletedImagesTally(decoder: ImageStreamDecoder): Complet
     observe(eventName, data) {
       take(decoder.push(eventName, data));
     },
+    clientLeft() {
+      delivering = false;
+    },
+    awaitingCompletion: () => partialDelivered,
     result() {
-      const images = Array.from({ length: count }, () => ({ base64: '' }));
+      // Only a client that left is charged for a partial: an upstream that broke off completed nothing.
+      const images = Array.from({ length: count + (!delivering && partialDelivered ? 1 : 0) }, () => ({ base64: '' }));
       return { images, ...reported, ...(usage === undefined ? {} : { usage }) };
     },
     finish(cut) {

@@ -12,6 +12,8 @@ import { imageRoutes, type ImageRoute } from './image-routes.js';
 export interface ImageCallSettings {
   readonly fallback: FallbackPolicy;
   readonly timeoutMs: number;
+  /** How long a stream the client left while an image was under way is still read for its completion. */
+  readonly usageWaitMs: number;
   readonly signal: AbortScope;
   readonly onFailure: (report: AttemptReport) => void;
   /** Concurrency caps of the upstreams: a whole answer holds its slot until it is read, a stream until it ends. */

@@ -1,5 +1,7 @@
 import type { ChunkStream } from '../../call/commit-stream.js';
 import type { GatewayError } from '../../errors/gateway-error.js';
+import type { StreamedCallScope } from '../../call/streamed-call-scope.js';
+import { readOnForUsage } from '../../upstream/read-on-for-usage.js';
 import { createSseReader } from '../../upstream/sse-reader.js';
 import { upstreamTransportError, type UpstreamResponse } from '../../upstream/upstream-client.js';
 import type { CompletedImagesTally } from './completed-images-tally.js';
@@ -12,22 +14,49 @@ const textEncoder = new TextEncoder();
  * The events carry no model id, so nothing in them needs rewriting. An upstream that breaks off,
  * or closes before any image was completed, would leave the client without an end: an `error`
  * event in OpenAI's shape is added then, unless the upstream sent its own.
+ *
+ * A client that leaves after a partial image has that picture: the upstream is read on (within
+ * the scope's wait) for the image's completion, which states its tier and usage; otherwise the
+ * upstream call is stopped at once.
  */
-export async function* relayImageStream(response: UpstreamResponse, tally: CompletedImagesTally, requestId: string): ChunkStream {
-  const reader = createSseReader((event) => tally.observe(event.event, event.data));
+export async function* relayImageStream(response: UpstreamResponse, tally: CompletedImagesTally, requestId: string, scope: StreamedCallScope): ChunkStream {
+  const reader = createSseReader((event) => {
+    // Events read after the client left were never delivered.
+    if (scope.clientHasLeft) tally.clientLeft();
+    tally.observe(event.event, event.data);
+  });
+  const chunks = response.body.chunks();
   let cut: GatewayError | undefined;
   let sentAnything = false;
+  /** True while a chunk is with the client's writer: a `return()` there means the client left. */
+  let handedOver = false;
   try {
-    for await (const chunk of response.body.chunks()) {
-      reader.push(chunk);
+    for (;;) {
+      const next = await chunks.next();
+      if (next.done === true) break;
+      reader.push(next.value);
       sentAnything = true;
-      yield chunk;
+      scope.commit();
+      handedOver = true;
+      yield next.value;
+      handedOver = false;
     }
     reader.flush();
   } catch (error) {
     // Before anything was sent the failure is still an HTTP error, and may fall back.
-    if (!sentAnything) throw error;
+    if (!sentAnything) {
+      await chunks.return?.().catch(() => undefined);
+      throw error;
+    }
     cut = upstreamTransportError(error);
+  } finally {
+    // Given up at a chunk, or the client went while the next one was awaited (and the wait ran out).
+    if (handedOver) scope.clientLeft();
+    if (scope.clientHasLeft) {
+      tally.clientLeft();
+      if (handedOver && tally.awaitingCompletion()) await readOnForUsage(chunks, (chunk) => reader.push(chunk), () => !tally.awaitingCompletion());
+      scope.stop();
+    }
   }
   const failure = tally.finish(cut);
   // An upstream that closed without a byte has not started the client's stream either.

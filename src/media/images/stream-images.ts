@@ -1,5 +1,6 @@
 import type { CatalogModel, CatalogRoute } from '../../catalog/model-catalog.js';
 import { commitOnFirstChunk, type ChunkStream } from '../../call/commit-stream.js';
+import { StreamedCallScope } from '../../call/streamed-call-scope.js';
 import { GatewayError } from '../../errors/gateway-error.js';
 import type { ImageGenerationRequest, ImageGenerationResult } from '../../ir/image-generation.js';
 import type { ImageStreamDecoder } from '../../providers/provider-adapter.js';
@@ -44,7 +45,9 @@ async function synthesizedStream(result: ImageGenerationResult, call: StreamCall
 /** The upstream's own stream, relayed as it is: the client asked for the same events. */
 async function relayedStream(candidate: ImageRoute, decoder: ImageStreamDecoder, call: StreamCall): Promise<Omit<StreamedImages, 'route'>> {
   const { adapter, images, route } = candidate;
-  const abort = call.settings.signal.child();
+  const tally = createCompletedImagesTally(decoder);
+  const scope = new StreamedCallScope(call.settings.signal, call.settings.usageWaitMs, () => tally.awaitingCompletion());
+  const abort = scope.upstream;
   const response = await sendUpstream({ ...images.buildRequest(call.request, route.target), signal: abort, timeoutMs: route.timeoutMs ?? call.settings.timeoutMs });
   if (response.statusCode >= 400) {
     const text = await readBodyText(response).catch(() => '');
@@ -59,13 +62,13 @@ async function relayedStream(candidate: ImageRoute, decoder: ImageStreamDecoder,
     if (result.images.length === 0) throw new GatewayError('upstream_invalid_response', 'The upstream answered without any image.');
     return synthesizedStream(result, call);
   }
-  const tally = createCompletedImagesTally(decoder);
   let settle: (result: ImageGenerationResult) => void = () => {};
   const completion = new Promise<ImageGenerationResult>((resolve) => (settle = resolve));
   const body = await commitOnFirstChunk(
-    relayImageStream(response, tally, call.requestId),
+    relayImageStream(response, tally, call.requestId, scope),
     () => settle(tally.result()),
-    () => abort.abort(),
+    // The relay decides, once given up, whether to read on for an image under way.
+    () => {},
   ).catch((error: unknown) => {
     throw upstreamTransportError(error, abort);
   });

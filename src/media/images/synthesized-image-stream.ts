@@ -25,8 +25,11 @@ export async function* synthesizedImageStream(
   result: ImageGenerationResult,
   request: ImageGenerationRequest,
   editing: boolean,
-  /** Called as each `completed` event is handed on: only delivered images are billed. */
-  onCompleted: () => void,
+  /**
+   * Called as each image's first event (a preview, or its `completed` event) is handed on: an
+   * image the client was shown is billed, even when it left before the final picture.
+   */
+  onShown: () => void,
 ): ChunkStream {
   const sharp = await loadSharp();
   const prefix = editing ? 'image_edit' : 'image_generation';
@@ -42,13 +45,13 @@ export async function* synthesizedImageStream(
       output_format: outputFormat,
       background: result.background ?? request.background ?? 'auto',
     };
+    onShown();
     for (let partial = 0; partial < request.partialImages; partial += 1) {
       const preview = await partialImagePreview(final, partial, request.partialImages, outputFormat);
       const payload = { b64_json: preview.toString('base64'), ...settings, partial_image_index: partial };
       yield textEncoder.encode(imageEventFrame(`${prefix}.partial_image`, payload));
     }
     const payload = { b64_json: image.base64, ...settings, ...usageFields(result.usage, index === 0) };
-    onCompleted();
     yield textEncoder.encode(imageEventFrame(`${prefix}.completed`, payload));
   }
 }

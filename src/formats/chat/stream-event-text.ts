@@ -1,0 +1,20 @@
+import { asArray, asRecord, asString, parseJson, readRecord } from '../../json/json-value.js';
+
+/**
+ * The answer text one passed-through chat chunk carries (content, reasoning, refusal, tool names
+ * and arguments), for counting the output of a stream whose usage never came.
+ */
+export function chatStreamEventText(data: string): string {
+  if (!data.includes('"delta"')) return '';
+  let text = '';
+  for (const choice of asArray(asRecord(parseJson(data))?.['choices'])) {
+    const delta = readRecord(asRecord(choice), 'delta');
+    if (delta === undefined) continue;
+    for (const field of ['content', 'reasoning_content', 'reasoning', 'refusal']) text += asString(delta[field]) ?? '';
+    for (const call of asArray(delta['tool_calls'])) {
+      const fn = readRecord(asRecord(call), 'function');
+      text += (asString(fn?.['name']) ?? '') + (asString(fn?.['arguments']) ?? '');
+    }
+  }
+  return text;
+}
