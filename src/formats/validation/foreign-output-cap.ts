@@ -12,7 +12,8 @@ const outputCapFields = ['max_tokens', 'max_completion_tokens', 'max_output_toke
  */
 export function refuseForeignOutputCap(body: Readonly<Record<string, unknown>>, own: readonly string[], endpoint: string): void {
   for (const field of outputCapFields) {
-    if (own.includes(field) || body[field] === undefined) continue;
+    // A null sets no cap: some clients write every field they know, unset ones as null.
+    if (own.includes(field) || body[field] === undefined || body[field] === null) continue;
     throw new GatewayError('unsupported_parameter', `${field}: this field is not part of ${endpoint} requests, which set their output cap with ${own[0] as string}.`, { param: field });
   }
 }
