@@ -186,6 +186,20 @@ describe('the worst case of a chat call', () => {
   });
 });
 
+describe('a translated call', () => {
+  it("asks the upstream for no more than the client's cap when thinking is on, so the reservation holds", async () => {
+    const { secret, id } = await insertLimitedKey(gateway.services.storage, { budgetNanoUsd: budget });
+    // Chat to an Anthropic upstream: reasoning_effort 'high' is a 16,384-token thinking budget, above the cap.
+    await openai(secret).chat.completions.create({ model: 'cap-claude', max_completion_tokens: 3_000, reasoning_effort: 'high', messages: [{ role: 'user', content: '[think] [words:8000] go' }] });
+    const [entry] = await ledgerOf(id);
+    expect(entry).toBeDefined();
+    expect(entry!.usageEstimated).toBe(false);
+    expect(entry!.output + entry!.reasoning).toBeLessThanOrEqual(3_000);
+    expect(entry!.costNanoUsd).toBe(BigInt(entry!.inputUncached) * inputNano + BigInt(entry!.output + entry!.reasoning) * outputNano);
+    expect(entry!.costNanoUsd).toBeLessThanOrEqual(budget);
+  });
+});
+
 describe('a 402 for a call that sets no output cap', () => {
   it("names the format's own cap field, which lowers the reservation", async () => {
     const { secret } = await insertLimitedKey(gateway.services.storage, { budgetNanoUsd: budget });
