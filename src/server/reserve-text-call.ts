@@ -1,6 +1,6 @@
 import { withOutputCapHint } from '../budgets/budget-refusal.js';
 import { outputBound, ownOutputCapFields } from '../budgets/output-bound.js';
-import { unpricedChargeIn } from '../budgets/price-changing-fields.js';
+import { unpricedChargeIn } from '../budgets/unpriced-charge.js';
 import { unpricedModelRefusal } from '../budgets/unpriced-model-refusal.js';
 import { uncappedOutputTokens, worstTextCostNanoUsd } from '../budgets/worst-case-cost.js';
 import type { CatalogModel } from '../catalog/model-catalog.js';
