@@ -10,11 +10,12 @@ import { chatModel } from './lib/scenarios.mjs';
 
 const dist = new URL('../dist/', import.meta.url);
 const load = (path) => import(new URL(path, dist).href);
-const [{ MemoryKeyLimits }, { MemoryKeyRateLimiter }, { MemoryBudgetMeter }, { worstTextCostNanoUsd, requestedOutputCap }, { apiKeyRecord }] = await Promise.all([
+const [{ MemoryKeyLimits }, { MemoryKeyRateLimiter }, { MemoryBudgetMeter }, { worstTextCostNanoUsd }, { outputBound }, { apiKeyRecord }] = await Promise.all([
   load('limits/memory-key-limits.js'),
   load('limits/memory-key-rate-limiter.js'),
   load('budgets/memory-budget-meter.js'),
   load('budgets/worst-case-cost.js'),
+  load('budgets/output-bound.js'),
   load('keys/api-key-record.js'),
 ]);
 
@@ -36,7 +37,7 @@ async function run(key, count) {
   for (let index = 0; index < count; index += 1) {
     const requestId = `req_${index}`;
     const call = await limits.admit(key);
-    await call.reserve(requestId, worstTextCostNanoUsd(price, body, requestedOutputCap(parsed)));
+    await call.reserve(requestId, worstTextCostNanoUsd(price, body, outputBound('chat', parsed)));
     call.headers('chat');
     budgets.settle({ requestId, keyId: key.id, costNanoUsd: 1_000n, createdAt: new Date() });
     call.finish(150);

@@ -15,3 +15,16 @@ export function budgetRefusal(kind: BudgetKind, limit: bigint, spent: bigint, co
     `This API key's ${name} of $${formatNanoUsd(limit)} has no room for this request: it could cost up to $${formatNanoUsd(worst)} and $${formatNanoUsd(left)} is left${committed > worst ? ' beside requests in flight' : ''}.`,
   );
 }
+
+/**
+ * A budget refusal of a call that set no output cap, which was reserved at the uncapped bound:
+ * says so, and names the format's own cap field (`capField`), which lowers the reservation.
+ * Anything else is returned as it is.
+ */
+export function withOutputCapHint(error: unknown, capField: string, uncappedTokens: number): unknown {
+  if (!(error instanceof GatewayError) || error.code !== 'budget_exhausted') return error;
+  return new GatewayError(
+    'budget_exhausted',
+    `${error.message} The request sets no output cap, so it was reserved at ${uncappedTokens.toLocaleString('en-US')} output tokens; setting ${capField} lowers the reservation.`,
+  );
+}

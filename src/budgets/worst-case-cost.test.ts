@@ -50,11 +50,12 @@ describe('worst-case cost', () => {
     expect(tokensWorstNanoUsd(tiered, 200_001, 1_000)).toBe(expected(6_000_000_000_000n, 22_500_000_000_000n, 200_001, 1_000));
   });
 
-  it('bounds input by the body bytes plus an allowance per referenced image, and output by the cap or the uncapped bound', () => {
+  it('bounds input by the body bytes plus an allowance per referenced image, and output by the cap or the uncapped bound on each choice', () => {
     const text = prices(150_000_000_000n, 600_000_000_000n);
     const body = '{"messages":[{"content":[{"type":"image_url","image_url":{"url":"https://x/y.png"}}]}]}';
     const inputTokens = Buffer.byteLength(body) + 2 * tokensPerReferencedImage;
-    expect(worstTextCostNanoUsd({ effectiveFrom: '2024-01-01', text }, body, undefined)).toBe(expected(150_000_000_000n, 600_000_000_000n, inputTokens, uncappedOutputTokens));
-    expect(worstTextCostNanoUsd({ effectiveFrom: '2024-01-01', text }, body, 100)).toBe(expected(150_000_000_000n, 600_000_000_000n, inputTokens, 100));
+    expect(worstTextCostNanoUsd({ effectiveFrom: '2024-01-01', text }, body, { capTokens: undefined, choices: 1 })).toBe(expected(150_000_000_000n, 600_000_000_000n, inputTokens, uncappedOutputTokens));
+    expect(worstTextCostNanoUsd({ effectiveFrom: '2024-01-01', text }, body, { capTokens: 100, choices: 1 })).toBe(expected(150_000_000_000n, 600_000_000_000n, inputTokens, 100));
+    expect(worstTextCostNanoUsd({ effectiveFrom: '2024-01-01', text }, body, { capTokens: 100, choices: 3 })).toBe(expected(150_000_000_000n, 600_000_000_000n, inputTokens, 300));
   });
 });

@@ -1,5 +1,6 @@
 import { derivedPerObject } from '../catalog/pricing/derived-per-object.js';
 import type { PriceEntry, TokenPrices, TokenRate } from '../catalog/pricing/model-price.js';
+import type { OutputBound } from './output-bound.js';
 
 /**
  * Output tokens reserved for a text call that sets no output cap and whose model's maximum output
@@ -18,15 +19,15 @@ const tokensPerMillion = 1_000_000n;
  * The most a text call can cost, from its raw body without tokenizing it (interface.md §8).
  * Input: byte-level tokenizers never produce more tokens than the text has bytes, and the body's
  * bytes are at least the text's, plus an allowance for each image referred to. Output: the
- * request's cap, else `uncappedOutputTokens`. Each side is priced at the dearest rate that could
+ * request's cap, else `uncappedOutputTokens`, on each choice it asks for. Each side is priced at the dearest rate that could
  * apply to it (cache writes may cost more than input; reasoning may cost more than output; a
  * long-context tier applies if the bound crosses its threshold). Rounded up to the nano-dollar.
  */
-export function worstTextCostNanoUsd(price: PriceEntry | undefined, rawBody: string, outputCap: number | undefined): bigint {
+export function worstTextCostNanoUsd(price: PriceEntry | undefined, rawBody: string, output: OutputBound): bigint {
   const prices = price?.text ?? price?.image?.tokens;
   if (prices === undefined) return 0n;
   const inputTokens = Buffer.byteLength(rawBody) + referencedImages(rawBody) * tokensPerReferencedImage;
-  return tokensWorstNanoUsd(prices, inputTokens, outputCap ?? uncappedOutputTokens);
+  return tokensWorstNanoUsd(prices, inputTokens, (output.capTokens ?? uncappedOutputTokens) * output.choices);
 }
 
 /** Worst cost of `inputTokens` in and `outputTokens` out at the dearest applicable rates. */
@@ -105,13 +106,4 @@ function referencedImages(rawBody: string): number {
     for (let at = rawBody.indexOf(marker); at !== -1; at = rawBody.indexOf(marker, at + marker.length)) count += 1;
   }
   return count;
-}
-
-/** The output cap a text request sets, in any of the three client formats' names. */
-export function requestedOutputCap(body: Readonly<Record<string, unknown>>): number | undefined {
-  for (const field of ['max_completion_tokens', 'max_output_tokens', 'max_tokens']) {
-    const value = body[field];
-    if (typeof value === 'number' && Number.isInteger(value) && value > 0) return value;
-  }
-  return undefined;
 }

@@ -102,8 +102,14 @@ const priceEntrySchema = z
     /** `mode/resolution/aspect_ratio` → USD per second, for scheduled video prices. */
     per_second: z.record(z.string().regex(/^[^/]+\/\d+p\/\d+:\d+$/, 'a variant mode/resolution/aspect_ratio'), decimalUsd).optional(),
     markup_percent: z.string().regex(/^\d+(\.\d{1,4})?$/, 'a percentage as a string, e.g. "10" or "12.5"').optional(),
+    /** Serves the model at no cost. Explicit, because a model without a price is refused to keys with a budget. */
+    free: z.literal(true).optional(),
   })
-  .strict();
+  .strict()
+  .refine((entry) => entry.free !== true || Object.keys(entry).every((field) => field === 'free' || field === 'effective_from'), {
+    message: 'a free price names no rates and no markup',
+    path: ['free'],
+  });
 
 export const priceSchema = z.union([priceEntrySchema, z.array(priceEntrySchema).min(1)]);
 

@@ -15,6 +15,8 @@ export const errorRegistry = {
   authentication_required: { status: 401, retryable: false },
   invalid_api_key: { status: 401, retryable: false },
   budget_exhausted: { status: 402, retryable: false },
+  /** A key with a budget asked for a model that has no price: its cost could not be kept within the budget. */
+  model_unpriced: { status: 402, retryable: false },
   permission_denied: { status: 403, retryable: false },
   model_not_permitted: { status: 403, retryable: false },
   endpoint_not_permitted: { status: 403, retryable: false },

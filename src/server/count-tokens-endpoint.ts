@@ -14,17 +14,23 @@ import { parseJsonObject } from './read-request-body.js';
 import { readAuthorisedRequest } from './read-authorised-request.js';
 import { clientAbortScope } from './request-headers.js';
 import type { GatewayContext } from './exchange.js';
+import type { CallLimits } from '../limits/key-limits.js';
+import { withLimitHeaders } from './with-limit-headers.js';
 import { resolveModel } from '../routing/resolve-model.js';
 
 /**
  * `POST /v1/messages/count_tokens`: asked of the upstream when it counts Messages bodies itself
- * (its count is exact), otherwise counted locally with a tokenizer.
+ * (its count is exact), otherwise counted locally with a tokenizer. A count is a call like any
+ * other to the key's rate limits (each may reach the upstream), but costs nothing, so it meets no
+ * budget and leaves no ledger entry.
  */
 export async function handleCountTokens(context: GatewayContext, services: GatewayServices): Promise<Response> {
   const requestId = context.get('requestId');
   const { catalog, routing } = services.catalog.current();
+  let limits: CallLimits | undefined;
   try {
     const { key, forwarded, rawBody } = await readAuthorisedRequest(context.env.incoming, services, 'messages', 'messages');
+    limits = await services.limits.admit(key);
     const request = decodeMessagesCountTokensRequest(parseJsonObject(rawBody));
     const model = resolveModel(catalog, request.model, 'text', key);
     const route = model.routes[0] as CatalogRoute;
@@ -41,9 +47,11 @@ export async function handleCountTokens(context: GatewayContext, services: Gatew
             },
           )
         : await countInputTokens(request);
-    return context.json({ input_tokens: inputTokens }, 200, { 'x-request-id': requestId });
+    return withLimitHeaders(context.json({ input_tokens: inputTokens }, 200, { 'x-request-id': requestId }), limits, 'messages');
   } catch (error) {
-    return errorResponse(error, requestId, messagesFormat);
+    return withLimitHeaders(errorResponse(error, requestId, messagesFormat), limits, 'messages');
+  } finally {
+    limits?.finish(0, false);
   }
 }
 

@@ -1,7 +1,9 @@
 import type { AbortScope } from '../call/abort-scope.js';
 import type { CatalogModel, ModelCatalog } from '../catalog/model-catalog.js';
 import { formatNanoUsd } from '../catalog/pricing/decimal-usd.js';
+import { isPriced } from '../catalog/pricing/is-priced.js';
 import { priceAt } from '../catalog/pricing/price-schedule.js';
+import { unpricedModelRefusal } from '../budgets/unpriced-model-refusal.js';
 import { GatewayError, toGatewayError } from '../errors/gateway-error.js';
 import type { ImageGenerationRequest } from '../ir/image-generation.js';
 import { assertEndpointAllowed, isModelAllowed } from '../keys/key-scope.js';
@@ -114,7 +116,10 @@ export async function handleImages(context: GatewayContext, services: GatewaySer
     checkImageRules(request, rules, model.id, editing);
     assertStreamableFormat(asked);
     const tierAsked = { ...(request.quality === undefined ? {} : { quality: request.quality }), ...(request.size === undefined ? {} : { size: request.size }) };
-    await callLimits.reserve(requestId, worstImageCostNanoUsd(priceAt(model.prices, new Date(startedAt)), tierAsked, request.n ?? 1, Buffer.byteLength(request.prompt)));
+    const price = priceAt(model.prices, new Date(startedAt));
+    // What an unpriced model's images cost is unknown: a budget could not be kept on them.
+    if (callLimits.reserves && !isPriced('image', price)) throw unpricedModelRefusal(model.id);
+    await callLimits.reserve(requestId, worstImageCostNanoUsd(price, tierAsked, request.n ?? 1, Buffer.byteLength(request.prompt)));
     metered = { key, model };
     signal = clientAbortScope(context.env.outgoing, services.drain);
     const settings = {
@@ -132,7 +137,7 @@ export async function handleImages(context: GatewayContext, services: GatewaySer
       return await streamedImagesAnswer(services, { requestId, key, model, request: neutralRequest(request), editing, asked: tierAsked, settings, startedAt, limits: callLimits });
     }
     const generated = await generateImages(model, neutralRequest(request), editing, settings);
-    const charge = imageCharge(priceAt(model.prices, new Date(startedAt)), generated.result, tierAsked);
+    const charge = imageCharge(price, generated.result, tierAsked);
     if (charge.tierAssumed) services.logger.warn({ requestId, model: model.id, quality: charge.quality, size: charge.size }, 'image tier not reported; billed at the dearest fitting tier');
     const body = await imageAnswer(generated.result, {
       modelId: model.id,

@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { catalogSnapshot, type CatalogSnapshot } from '../catalog/catalog-snapshot.js';
 import { LiveCatalog } from '../catalog/live-catalog.js';
+import { unpricedModelIds } from '../catalog/unpriced-models.js';
 import type { GatewayConfig } from '../config/config-schema.js';
 import { builtinSimulatorUrl } from '../config/default-config.js';
 import { ApiKeyVerifier } from '../keys/api-key-verifier.js';
@@ -77,6 +78,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     return (await simulator)?.url;
   };
   const catalog = new LiveCatalog(await catalogSnapshot(config, await simulatorUrlFor(config)));
+  warnOfUnpricedModels(catalog.current(), logger);
   const verifier = new ApiKeyVerifier(storage.keys);
   const keyUses = new KeyUseRecorder(storage.keys, logger);
   const ledger = new LedgerWriter(storage.ledger, logger);
@@ -156,6 +158,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
       const snapshot = await catalogSnapshot(next, await simulatorUrlFor(next));
       catalog.replace(snapshot);
       logger.level = next.log.level;
+      warnOfUnpricedModels(snapshot, logger);
       return snapshot;
     },
     async close(graceSeconds = config.server.shutdown_grace_seconds) {
@@ -230,4 +233,15 @@ function withVideoJobs(storage: Storage, videoJobs: VideoJobStore): Storage {
     migrate: () => storage.migrate(),
     close: () => storage.close(),
   };
+}
+
+/**
+ * One warning per callable model without a price: it answers keys without a budget at $0.00 in
+ * the ledger, and keys with a budget are refused it, which an operator should hear of at start
+ * rather than from a client.
+ */
+function warnOfUnpricedModels(snapshot: CatalogSnapshot, logger: Logger): void {
+  for (const model of unpricedModelIds(snapshot.catalog, new Date())) {
+    logger.warn({ model }, `model '${model}' has no price: keys with a budget are refused it, and other keys' calls are recorded at $0; give it a price, or price: { free: true } to serve it free`);
+  }
 }

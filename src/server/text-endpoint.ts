@@ -1,7 +1,5 @@
 import { GatewayError, toGatewayError } from '../errors/gateway-error.js';
-import { worstTextCostNanoUsd, requestedOutputCap } from '../budgets/worst-case-cost.js';
 import { formatNanoUsd } from '../catalog/pricing/decimal-usd.js';
-import { priceAt } from '../catalog/pricing/price-schedule.js';
 import type { CallLimits } from '../limits/key-limits.js';
 import type { ClientFormat } from '../formats/client-format.js';
 import type { FormatName } from '../ir/format-name.js';
@@ -25,6 +23,7 @@ import { errorAnswer, type GatewayAnswer } from './gateway-answer.js';
 import type { GatewayServices } from './gateway-services.js';
 import { parseJsonObject } from './read-request-body.js';
 import { readAuthorisedRequest } from './read-authorised-request.js';
+import { reserveTextCall } from './reserve-text-call.js';
 import { clientAbortScope } from './request-headers.js';
 
 /** A request body as read, possibly rewritten by an endpoint's own step before routing. */
@@ -66,7 +65,7 @@ export async function handleTextRequest(
     const { rawBody, parsedBody, deliver } = prepare === undefined ? read : await prepare(read, key);
     const { request, refusal } = decodeForRouting(format, parsedBody);
     const model = resolveModel(catalog, request?.model ?? (parsedBody.model as string), 'text', key);
-    const reserving = callLimits.reserves ? callLimits.reserve(requestId, worstTextCostNanoUsd(priceAt(model.prices, startedAt), rawBody, requestedOutputCap(parsedBody))) : undefined;
+    const reserving = reserveTextCall(callLimits, { requestId, model, startedAt, format: format.name, rawBody, parsedBody, forwarded });
     if (reserving !== undefined) await reserving;
     metered = { requestId, key, model, route: undefined, family, rawBodyLength: rawBody.length, startedAt };
     const foreignBlobs = mayHoldForeignBlob(rawBody);

@@ -63,7 +63,8 @@ export function planReply(conversation: SimConversation, directives: SimDirectiv
   let pieces = text === null ? [] : splitIntoPieces(text);
   let finish: SimReply['finish'] = toolCalls.length > 0 ? 'tool_calls' : 'stop';
   if (directives.length) finish = 'length';
-  const limit = conversation.maxOutputTokens;
+  // The cap bounds every output token, thinking included, as the vendors' caps do: the text gets what thinking leaves.
+  const limit = conversation.maxOutputTokens === null ? null : Math.max(1, conversation.maxOutputTokens - (reasoning?.pieces.length ?? 0));
   if (text !== null && limit !== null && limit > 0 && pieces.length > limit) {
     pieces = pieces.slice(0, limit);
     text = pieces.join('');

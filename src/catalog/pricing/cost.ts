@@ -28,11 +28,12 @@ const attoPerNano = 1_000_000_000n;
 
 /**
  * The cost of what was delivered in nano-USD at the price in force. A model without a price costs
- * 0 (it is published as unpriced, never as free); a priced model that delivered something its
+ * 0 (it is published as unpriced, never as free, and refused to keys with a budget), and so does
+ * one the operator made free, whatever it delivered; a priced model that delivered something its
  * price has no rate for throws UnpricedUsageError.
  */
 export function costNanoUsd(price: PriceEntry | undefined, usage: BillableUsage): bigint {
-  if (price === undefined) return 0n;
+  if (price === undefined || price.free === true) return 0n;
   let atto = 0n;
   if (usage.tokens !== undefined) {
     const tokenPrices = price.text ?? price.image?.tokens;

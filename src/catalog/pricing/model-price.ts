@@ -54,6 +54,8 @@ export interface VideoPrices {
 export interface PriceEntry {
   /** `YYYY-MM-DD`. */
   readonly effectiveFrom: string;
+  /** Set by the operator's explicit `free: true`: the model is served at no cost, budgeted keys included. */
+  readonly free?: true;
   readonly text?: TokenPrices;
   readonly image?: ImagePrices;
   readonly video?: VideoPrices;

@@ -10,7 +10,7 @@ function flat(rate: PicoUsd): TokenRate {
 
 /** Whether an entry names any rate of its own (otherwise it only dates or marks up the default price). */
 export function hasOwnRates(config: PriceEntryConfig): boolean {
-  return hasTokenRates(config) || config.per_image !== undefined || config.per_second !== undefined;
+  return config.free === true || hasTokenRates(config) || config.per_image !== undefined || config.per_second !== undefined;
 }
 
 function hasTokenRates(config: PriceEntryConfig): boolean {
@@ -57,11 +57,20 @@ function videoVariants(perSecond: Readonly<Record<string, string>>): VideoVarian
  * `per_image` they are charged on top of the per-image price, as the model's price says.
  */
 export function priceEntryFromConfig(config: PriceEntryConfig, modality: 'text' | 'image' | 'video', fallbackFrom = epoch): PriceEntry {
-  const tokens = tokenPrices(config);
   const effectiveFrom = config.effective_from ?? fallbackFrom;
+  if (config.free === true) return freeEntry(effectiveFrom, modality);
+  const tokens = tokenPrices(config);
   if (modality === 'image') {
     return { effectiveFrom, image: { tiers: imageTiers(config.per_image ?? {}), ...(tokens === undefined ? {} : { tokens }) } };
   }
   if (modality === 'video') return { effectiveFrom, video: { variants: videoVariants(config.per_second ?? {}) } };
   return { effectiveFrom, ...(tokens === undefined ? {} : { text: tokens }) };
+}
+
+/** Every rate zero: a free model costs nothing, and its ledger entries say so exactly. */
+function freeEntry(effectiveFrom: string, modality: 'text' | 'image' | 'video'): PriceEntry {
+  const zero = flat(0n);
+  if (modality === 'image') return { effectiveFrom, free: true, image: { tiers: [] } };
+  if (modality === 'video') return { effectiveFrom, free: true, video: { variants: [] } };
+  return { effectiveFrom, free: true, text: { input: zero, output: zero, cacheRead: zero, cacheWrite: zero, cacheWriteOneHour: zero, reasoning: zero } };
 }

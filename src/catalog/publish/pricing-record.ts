@@ -19,5 +19,6 @@ export function pricingRecord(model: CatalogModel, now: Date): Record<string, un
   const current = priceAt(model.prices, now);
   const scheduled = scheduledAfter(model.prices, now).map((entry) => ({ effective_from: entry.effectiveFrom, ...pricesOf(model, entry) }));
   if (current === undefined) return { ...head, priced: false, ...(scheduled.length > 0 ? { scheduled } : {}) };
-  return { ...head, priced: true, currency: 'USD', effective_from: current.effectiveFrom, ...pricesOf(model, current), scheduled };
+  // A free model is priced, at zero, because the operator said so: `free` tells it from a price of cents.
+  return { ...head, priced: true, ...(current.free === true ? { free: true } : {}), currency: 'USD', effective_from: current.effectiveFrom, ...pricesOf(model, current), scheduled };
 }

@@ -4,6 +4,7 @@ import { isRecord } from '../../json/json-value.js';
 import { chatRequestSchema, modeledRequestFields, type ChatRequestInput } from './chat-request-schema.js';
 import { decodeMessages } from './decode-messages.js';
 import { decodeToolChoice, decodeTools } from './decode-tools.js';
+import { refuseForeignOutputCap } from '../validation/foreign-output-cap.js';
 import { parseOrThrow } from '../validation/openai-parse-or-throw.js';
 
 /** Validates a parsed chat request body and turns it into the IR. */
@@ -11,6 +12,7 @@ export function decodeChatRequest(body: unknown): IrRequest {
   if (!isRecord(body)) {
     throw new GatewayError('invalid_request', 'The request body must be a JSON object.');
   }
+  refuseForeignOutputCap(body, ['max_completion_tokens', 'max_tokens'], '/v1/chat/completions');
   const input = parseOrThrow(chatRequestSchema, body);
   const tools = input.tools ? decodeTools(input.tools) : undefined;
   const request: IrRequest = {

@@ -10,6 +10,7 @@ import {
   type MessagesRequestInput,
   type ThinkingInput,
 } from './messages-request-schema.js';
+import { refuseForeignOutputCap } from '../validation/foreign-output-cap.js';
 import { parseOrThrow } from './parse-or-throw.js';
 
 /** Schema name the IR needs for structured output; Messages' `output_config.format` has none. */
@@ -31,6 +32,7 @@ export function decodeMessagesRequest(body: unknown): IrRequest {
       { param: 'max_tokens' },
     );
   }
+  refuseForeignOutputCap(record, ['max_tokens'], '/v1/messages');
   const input = parseOrThrow(messagesRequestSchema, record);
   return { ...decodePrompt(input, record), params: decodeParams(input), stream: input.stream === true, ...decodeUser(input) };
 }

@@ -3,6 +3,7 @@ import type { GenerationParams, IrRequest, ReasoningConfig, ResponseFormat } fro
 import { isRecord } from '../../json/json-value.js';
 import { decodeInput } from './decode-input.js';
 import { decodeToolChoice, decodeTools } from './decode-tools.js';
+import { refuseForeignOutputCap } from '../validation/foreign-output-cap.js';
 import { parseOrThrow } from '../validation/openai-parse-or-throw.js';
 import { modeledRequestFields, responsesRequestSchema, type ResponsesRequestInput } from './responses-request-schema.js';
 
@@ -18,6 +19,7 @@ export function decodeResponsesRequest(body: unknown): IrRequest {
   if (!isRecord(body)) {
     throw new GatewayError('invalid_request', 'The request body must be a JSON object.');
   }
+  refuseForeignOutputCap(body, ['max_output_tokens'], '/v1/responses');
   const input = parseOrThrow(responsesRequestSchema, body);
   const decodedInput = decodeInput(input.input, input.instructions);
   const tools = input.tools ? decodeTools(input.tools) : undefined;

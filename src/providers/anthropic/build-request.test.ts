@@ -254,6 +254,15 @@ describe('buildRequest: thinking', () => {
     expect(built['max_tokens']).toBe(32000);
   });
 
+  it("never raises a client's own cap: the budget shrinks to half of it, or thinking is left out below the smallest budget", () => {
+    const fitted = body(simple({ reasoning: { effort: 'high' }, params: { maxOutputTokens: 3000 } }));
+    expect(fitted['thinking']).toEqual({ type: 'enabled', budget_tokens: 1500 });
+    expect(fitted['max_tokens']).toBe(3000);
+    const tooSmall = body(simple({ reasoning: { effort: 'high' }, params: { maxOutputTokens: 1500 } }));
+    expect(tooSmall).not.toHaveProperty('thinking');
+    expect(tooSmall['max_tokens']).toBe(1500);
+  });
+
   it('uses an explicit budget as given', () => {
     expect(body(simple({ reasoning: { budgetTokens: 3000 } }))['thinking']).toEqual({ type: 'enabled', budget_tokens: 3000 });
   });

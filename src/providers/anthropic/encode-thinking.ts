@@ -38,8 +38,10 @@ export interface ThinkingSettings {
 
 /**
  * IR reasoning → Messages `thinking` and `max_tokens`. Messages counts thinking inside max_tokens
- * and requires budget < max_tokens, so when the limit does not leave room above the budget it is
- * raised to budget + an allowance for the answer.
+ * and requires budget < max_tokens. Without a client cap, a limit that leaves no room above the
+ * budget is raised to budget + an allowance for the answer. A client's own cap is never raised:
+ * it is what the call's budget reservation was worked out from, so the thinking budget shrinks to
+ * half of it instead, and thinking is left out when that half is below the smallest budget.
  */
 export function encodeThinking(request: IrRequest): ThinkingSettings {
   const requestedMax = request.params.maxOutputTokens ?? defaultMaxTokens;
@@ -60,6 +62,9 @@ export function encodeThinking(request: IrRequest): ThinkingSettings {
   }
   if (budget === 0) return { maxTokens: requestedMax };
   budget = Math.max(minimumBudget, Math.floor(budget));
-  const maxTokens = requestedMax > budget ? requestedMax : budget + answerAllowance;
-  return { thinking: { type: 'enabled', budget_tokens: budget }, maxTokens };
+  if (requestedMax > budget) return { thinking: { type: 'enabled', budget_tokens: budget }, maxTokens: requestedMax };
+  if (request.params.maxOutputTokens === undefined) return { thinking: { type: 'enabled', budget_tokens: budget }, maxTokens: budget + answerAllowance };
+  const fitted = Math.floor(requestedMax / 2);
+  if (fitted < minimumBudget) return { maxTokens: requestedMax };
+  return { thinking: { type: 'enabled', budget_tokens: fitted }, maxTokens: requestedMax };
 }
