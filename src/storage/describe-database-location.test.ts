@@ -15,3 +15,18 @@ describe('describeDatabaseLocation', () => {
     expect(describeDatabaseLocation('postgres://gateway@db/switchyard')).toBe('PostgreSQL postgres://gateway@db/switchyard');
   });
 });
+
+describe('describeDatabaseLocation with secrets in the query', () => {
+  it('hides sslpassword and any other parameter naming a password, secret or token', () => {
+    expect(describeDatabaseLocation('postgres://gateway@db/switchyard?sslmode=verify-full&sslpassword=key-phrase&application_name=gw')).toBe(
+      'PostgreSQL postgres://gateway@db/switchyard?sslmode=verify-full&sslpassword=***&application_name=gw',
+    );
+    expect(describeDatabaseLocation('postgres://db/switchyard?PASSWORD=a&client_secret=b&auth_token=c')).toBe('PostgreSQL postgres://db/switchyard?PASSWORD=***&client_secret=***&auth_token=***');
+  });
+
+  it('hides everything before the host of a URL it cannot parse, and every secret parameter', () => {
+    const shown = describeDatabaseLocation('postgres://gateway:pa ss@db/x?sslpassword=key phrase');
+    expect(shown).not.toContain('pa ss');
+    expect(shown).not.toContain('key phrase');
+  });
+});
