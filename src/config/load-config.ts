@@ -142,7 +142,8 @@ function checkReferences(config: GatewayConfig, file: string | undefined): void 
 
 function describeIssues(error: z.ZodError, file: string | undefined): string {
   const lines = error.issues.flatMap(explainIssue).map((issue) => `${formatPath(issue.path)}: ${issue.message}`);
-  return `${where(file)}invalid configuration\n  ${lines.join('\n  ')}`;
+  // One line, however many problems: it is printed as the one line a failed start shows.
+  return `${where(file)}invalid configuration: ${lines.join('; ')}`;
 }
 
 /**
