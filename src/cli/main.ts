@@ -49,6 +49,8 @@ export async function main(argv: readonly string[]): Promise<number> {
   try {
     const port = values.port === undefined ? undefined : parsePort(values.port);
     const loadOptions = { environment: processEnvironment(), ...(values.config ? { file: values.config } : {}), ...(port !== undefined ? { port } : {}) };
+    // `switchyard serve 8080` (or `npm start 8080`) would otherwise start on another port without a word.
+    if (commandsWithoutArguments.has(command) && rest.length > 0) throw new UsageError(`${command} takes no argument '${rest[0]}' (a port is given as --port N)`);
     switch (command) {
       case 'serve':
         return await runServeCommand(loadConfig(loadOptions), process.stdout.isTTY === true, {
@@ -92,6 +94,8 @@ function describeWithStack(error: unknown): string {
 function oneLine(message: string): string {
   return message.replace(/\s*\n\s*/g, ' ').trim();
 }
+
+const commandsWithoutArguments: ReadonlySet<string> = new Set(['serve', 'sim', 'migrate', 'usage']);
 
 /** A mistake on the command line, reported without a stack trace. */
 export class UsageError extends Error {

@@ -158,3 +158,12 @@ describe('a command other than serve', () => {
     expectOneLineFailure(run);
   }, 20_000);
 });
+
+describe('serve with a stray argument', () => {
+  it('refuses a port given without --port instead of starting on another one', async () => {
+    const run = await runUntilExit(['serve', '9000'], { cwd: directory, environment: { DATABASE_URL: 'sqlite::memory:' } });
+    const line = expectOneLineFailure(run);
+    expect(line).toContain("'9000'");
+    expect(line).toContain('--port N');
+  }, 20_000);
+});
