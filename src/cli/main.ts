@@ -68,8 +68,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       case 'ledger':
         return await runLedgerCommand(loadConfig(loadOptions), rest, values);
       default:
-        console.error(`unknown command '${command}'\n\n${usage}`);
-        return 1;
+        throw new UsageError(`unknown command '${command}' (switchyard help lists the commands)`);
     }
   } catch (error) {
     console.error(values.debug ? describeWithStack(error) : `switchyard: ${describeFailure(error)}`);

@@ -167,3 +167,15 @@ describe('serve with a stray argument', () => {
     expect(line).toContain('--port N');
   }, 20_000);
 });
+
+describe('a command line mistake', () => {
+  it.each([
+    ['an unknown command', ['serv'], "unknown command 'serv'"],
+    ['an unknown flag', ['serve', '--prot', '8080'], '--prot'],
+    ['a port out of range', ['serve', '--port', '70000'], '--port'],
+  ])('is said in one line: %s', async (_name, args, fragment) => {
+    const run = await runUntilExit(args, { cwd: directory });
+    expect(expectOneLineFailure(run)).toContain(fragment);
+    expect(run.code).toBe(2);
+  }, 20_000);
+});
