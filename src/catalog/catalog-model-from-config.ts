@@ -13,12 +13,13 @@ import { builtinVideoRecords } from './records/builtin-video-records.js';
 import { resolveImageRecord } from './records/resolve-image-record.js';
 import { resolveVideoRecord } from './records/resolve-video-record.js';
 import type { VideoModelRecord } from './records/video-model-record.js';
+import { ownEntry } from './records/own-entry.js';
 import { sellableVariants } from './sellable-variants.js';
 
 /** One configured model with its routes resolved, its built-in record merged and its prices built. */
 export function catalogModelFromConfig(model: ModelConfig, where: string, config: GatewayConfig, options: CatalogOptions): CatalogModel {
   const routes = model.routes.flatMap((route): CatalogRoute[] => {
-    const provider = config.providers[route.provider] as ProviderConfig;
+    const provider = providerNamed(config, route.provider);
     const baseUrl = resolveBaseUrl(provider, options.simulatorUrl);
     if (baseUrl === undefined) return [];
     const target: UpstreamTarget = {
@@ -34,12 +35,12 @@ export function catalogModelFromConfig(model: ModelConfig, where: string, config
   });
   const upstreamModel = model.routes[0]?.model ?? model.id;
   const configuredPrices = model.price === undefined ? undefined : Array.isArray(model.price) ? model.price : [model.price];
-  const reachable = routes.some((route) => isCallable(route.target, config.providers[route.target.providerName] as ProviderConfig));
+  const reachable = routes.some((route) => isCallable(route.target, providerNamed(config, route.target.providerName)));
   const now = options.now ?? new Date();
   const base = { id: model.id, aliases: model.aliases, outputModality: model.output_modality, routes };
 
   if (model.output_modality === 'image') {
-    const builtin = builtinImageRecords[model.id] ?? builtinImageRecords[upstreamModel];
+    const builtin = ownEntry(builtinImageRecords, model.id) ?? ownEntry(builtinImageRecords, upstreamModel);
     const image = resolveImageRecord(where, builtin?.image, model.image, model.legacy_aliases);
     const defaults = builtin === undefined ? undefined : scheduleOf([priceEntryFromConfig(builtin.price, 'image')], 'builtin');
     const prices = schedule(where, () => buildPriceSchedule(configuredPrices, defaults, 'image'));
@@ -48,7 +49,7 @@ export function catalogModelFromConfig(model: ModelConfig, where: string, config
   if (model.legacy_aliases.length > 0) throw new ConfigError(`${where}.legacy_aliases: only image models have legacy aliases`);
 
   if (model.output_modality === 'video') {
-    const builtin = builtinVideoRecords[model.id] ?? builtinVideoRecords[upstreamModel];
+    const builtin = ownEntry(builtinVideoRecords, model.id) ?? ownEntry(builtinVideoRecords, upstreamModel);
     const resolved = resolveVideoRecord(builtin, model.video);
     if (resolved === undefined) throw new ConfigError(`${where}.video.variants: a video model the gateway does not know by id needs its variants`);
     const prices = schedule(where, () => buildPriceSchedule(configuredPrices, resolved.variantPrices, 'video'));
@@ -63,6 +64,12 @@ export function catalogModelFromConfig(model: ModelConfig, where: string, config
   const defaults = datasetEntries === undefined || datasetEntries.length === 0 ? undefined : scheduleOf(datasetEntries, 'dataset');
   const prices = schedule(where, () => buildPriceSchedule(configuredPrices, defaults, 'text'));
   return { ...base, ownedBy: model.owned_by ?? routeOwner(model), created: createdAt(prices, now), callable: reachable, prices };
+}
+
+/** A route's provider; load-config has checked that the name is configured (an own entry, not `toString`). */
+function providerNamed(config: GatewayConfig, name: string): ProviderConfig {
+  if (!Object.hasOwn(config.providers, name)) throw new ConfigError(`unknown provider "${name}"`);
+  return config.providers[name] as ProviderConfig;
 }
 
 /** Price errors (two prices on one day, a markup finer than a pico-USD) name the model's field. */

@@ -1,6 +1,7 @@
-import { parseArgs } from 'node:util';
+import { inspect, parseArgs } from 'node:util';
 import { ConfigError, configFilePath, loadConfig } from '../config/load-config.js';
 import { processEnvironment } from '../config/process-environment.js';
+import { innermostMessage, StartFailure } from '../server/start-failure.js';
 import { runKeysCommand } from './keys-command.js';
 import { runLedgerCommand } from './ledger-command.js';
 import { runServeCommand } from './serve-command.js';
@@ -11,7 +12,7 @@ import { runUsageCommand } from './usage-command.js';
 const usage = `switchyard — a gateway for generative models
 
 Usage:
-  switchyard serve [--config FILE] [--port N]      run the gateway
+  switchyard serve [--config FILE] [--port N]      run the gateway (npm start -- --port N from a clone)
   switchyard sim [--port N] [--host H]             run the provider simulator alone
   switchyard keys create --name NAME [--models a,b] [--endpoints chat,messages,...]
                          [--budget-usd X] [--daily-budget-usd X] [--monthly-budget-usd X]
@@ -26,7 +27,8 @@ Usage:
 
 Every command takes --config FILE (or SWITCHYARD_CONFIG); DATABASE_URL, REDIS_URL, PORT and
 SWITCHYARD_LOG_FORMAT (auto, json or readable) override it. A running serve reloads providers,
-models, prices and routing from the file on SIGHUP.`;
+models, prices and routing from the file on SIGHUP. A command that fails says why in one line;
+--debug adds the stack.`;
 
 export async function main(argv: readonly string[]): Promise<number> {
   let parsed: ReturnType<typeof parseCommandLine>;
@@ -44,9 +46,11 @@ export async function main(argv: readonly string[]): Promise<number> {
     console.log(usage);
     return command === undefined && !values.help ? 1 : 0;
   }
-  const port = values.port === undefined ? undefined : parsePort(values.port);
-  const loadOptions = { environment: processEnvironment(), ...(values.config ? { file: values.config } : {}), ...(port !== undefined ? { port } : {}) };
   try {
+    const port = values.port === undefined ? undefined : parsePort(values.port);
+    const loadOptions = { environment: processEnvironment(), ...(values.config ? { file: values.config } : {}), ...(port !== undefined ? { port } : {}) };
+    // `switchyard serve 8080` (or `npm start 8080`) would otherwise start on another port without a word.
+    if (commandsWithoutArguments.has(command) && rest.length > 0) throw new UsageError(`${command} takes no argument '${rest[0]}' (a port is given as --port N)`);
     switch (command) {
       case 'serve':
         return await runServeCommand(loadConfig(loadOptions), process.stdout.isTTY === true, {
@@ -64,17 +68,33 @@ export async function main(argv: readonly string[]): Promise<number> {
       case 'ledger':
         return await runLedgerCommand(loadConfig(loadOptions), rest, values);
       default:
-        console.error(`unknown command '${command}'\n\n${usage}`);
-        return 1;
+        throw new UsageError(`unknown command '${command}' (switchyard help lists the commands)`);
     }
   } catch (error) {
-    if (error instanceof ConfigError || error instanceof UsageError) {
-      console.error(`switchyard: ${error.message}`);
-      return 2;
-    }
-    throw error;
+    console.error(values.debug ? describeWithStack(error) : `switchyard: ${describeFailure(error)}`);
+    return error instanceof ConfigError || error instanceof UsageError ? 2 : 1;
   }
 }
+
+/**
+ * One line: an operator's mistake or a start that could not be done says what and where; anything
+ * else is a bug, said in one line too, with the way to see its stack.
+ */
+function describeFailure(error: unknown): string {
+  if (error instanceof ConfigError || error instanceof UsageError || error instanceof StartFailure) return oneLine(error.message);
+  return `${innermostMessage(error)} (run again with --debug for the stack)`;
+}
+
+/** The stack and every cause, as Node prints them, for a bug report. */
+function describeWithStack(error: unknown): string {
+  return `switchyard: ${inspect(error, { depth: 6 })}`;
+}
+
+function oneLine(message: string): string {
+  return message.replace(/\s*\n\s*/g, ' ').trim();
+}
+
+const commandsWithoutArguments: ReadonlySet<string> = new Set(['serve', 'sim', 'migrate', 'usage']);
 
 /** A mistake on the command line, reported without a stack trace. */
 export class UsageError extends Error {
@@ -113,6 +133,7 @@ function parseCommandLine(argv: readonly string[]) {
       format: { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
+      debug: { type: 'boolean', default: false },
     },
   });
 }

@@ -25,3 +25,12 @@ describe('startLine', () => {
     expect(line).toBe('switchyard listening on http://0.0.0.0:8787 | no callable models | database: SQLite in memory | open access: off, every call needs an API key');
   });
 });
+
+describe('startLine with Redis', () => {
+  it('names the Redis that limits are shared through, after the database', () => {
+    const line = startLine({ url: 'http://127.0.0.1:8787', models: [], database: 'SQLite in memory', redis: 'redis://:***@cache.internal:6379/0', openAccess: 'off' });
+    expect(line).toBe(
+      'switchyard listening on http://127.0.0.1:8787 | no callable models | database: SQLite in memory | redis: redis://:***@cache.internal:6379/0 | open access: off, every call needs an API key',
+    );
+  });
+});

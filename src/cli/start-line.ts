@@ -2,6 +2,7 @@ import type { OutputModality } from '../catalog/model-catalog.js';
 import type { RunningGateway } from '../server/start-gateway.js';
 import type { OpenAccessState } from '../server/authenticate.js';
 import { describeDatabaseLocation } from '../storage/describe-database-location.js';
+import { redactConnectionUrl } from '../storage/redact-connection-url.js';
 
 /** What a person starting the gateway at a terminal wants to know first. */
 export interface StartSummary {
@@ -9,6 +10,8 @@ export interface StartSummary {
   readonly models: readonly { readonly id: string; readonly outputModality: OutputModality }[];
   /** Already fit to show: an absolute SQLite path, or a PostgreSQL URL without its password. */
   readonly database: string;
+  /** The Redis URL shared limits go through, without its password; absent when limits are kept in process. */
+  readonly redis?: string;
   readonly openAccess: OpenAccessState;
 }
 
@@ -28,6 +31,7 @@ export async function summarizeStart(gateway: RunningGateway): Promise<StartSumm
     url: gateway.url,
     models: catalog.models.filter((model) => model.callable).map((model) => ({ id: model.id, outputModality: model.outputModality })),
     database: describeDatabaseLocation(config.database.url),
+    ...(config.redis === undefined ? {} : { redis: redactConnectionUrl(config.redis.url) }),
     openAccess: await authenticator.openAccessState(),
   };
 }
@@ -45,6 +49,7 @@ export function startLine(summary: StartSummary): string {
     `switchyard listening on ${summary.url}`,
     ...(modelParts.length === 0 ? ['no callable models'] : modelParts),
     `database: ${summary.database}`,
+    ...(summary.redis === undefined ? [] : [`redis: ${summary.redis}`]),
     `open access: ${openAccessWords[summary.openAccess]}`,
   ].join(' | ');
 }

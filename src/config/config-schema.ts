@@ -3,14 +3,27 @@ import { imageRulesSchema, legacyAliasSchema, numeric, priceSchema, videoRecordS
 import { clientLimitDefaults, clientLimitsShape } from './client-limits-schema.js';
 import { databaseSchema } from './database-schema.js';
 import { routingSchema } from './routing-schema.js';
+import { builtinSimulatorUrl } from './default-config.js';
 
 export const providerTypes = ['openai', 'openai-compatible', 'anthropic', 'gemini'] as const;
+
+/**
+ * Checked at load: without its scheme (`api.example.com/v1`, `localhost:11434`) a URL would pass as
+ * text and fail every call with a 500 instead. The value is not repeated: it may carry a secret.
+ */
+const providerBaseUrlSchema = z
+  .string()
+  .min(1)
+  .refine(
+    (value) => value === builtinSimulatorUrl || (URL.canParse(value) && ['http:', 'https:'].includes(new URL(value).protocol)),
+    'expected an absolute URL starting with http:// or https:// (such as https://api.example.com/v1), or builtin:sim',
+  );
 
 const providerSchema = z
   .object({
     type: z.enum(providerTypes),
     /** The API root as the vendor's SDK takes it, or `builtin:sim` for the in-process simulator. */
-    base_url: z.string().min(1).optional(),
+    base_url: providerBaseUrlSchema.optional(),
     api_key: z.string().optional(),
     /** Extra headers sent to this upstream on every call. */
     headers: z.record(z.string(), z.string()).optional(),

@@ -26,6 +26,7 @@ export function loadConfig(options: LoadOptions): GatewayConfig {
   const environment = options.environment;
   const file = configFilePath(options);
   const raw = file === undefined ? defaultConfig(environment) : readConfigFile(file, environment);
+  refuseReservedNames(raw, [], file);
   applyEnvironmentOverrides(raw, environment);
   if (options.port !== undefined) setPath(raw, ['server', 'port'], options.port);
   const parsed = configSchema.safeParse(raw);
@@ -79,6 +80,22 @@ function substituteEnvironment(value: unknown, environment: Environment, path: r
   return value;
 }
 
+/**
+ * `__proto__` names no field and cannot be a provider's or a price's name: parsed into an object it
+ * would replace that object's prototype instead of adding an entry, and the entry would vanish.
+ */
+function refuseReservedNames(value: unknown, path: readonly (string | number)[], file: string | undefined): void {
+  if (Array.isArray(value)) {
+    value.forEach((item, index) => refuseReservedNames(item, [...path, index], file));
+    return;
+  }
+  if (value === null || typeof value !== 'object') return;
+  for (const [key, item] of Object.entries(value)) {
+    if (key === '__proto__') throw new ConfigError(`${where(file)}${formatPath([...path, key])}: "__proto__" cannot be used as a name; choose another`);
+    refuseReservedNames(item, [...path, key], file);
+  }
+}
+
 function applyEnvironmentOverrides(raw: Record<string, unknown>, environment: Environment): void {
   if (environment.DATABASE_URL) setPath(raw, ['database', 'url'], environment.DATABASE_URL);
   if (environment.REDIS_URL) setPath(raw, ['redis', 'url'], environment.REDIS_URL);
@@ -112,7 +129,8 @@ function checkReferences(config: GatewayConfig, file: string | undefined): void 
       seen.set(name, `models[${modelIndex}] (${model.id})`);
     }
     model.routes.forEach((route, routeIndex) => {
-      if (config.providers[route.provider] === undefined) {
+      // Own names only: `constructor` or `toString` is not a provider unless the file configures one.
+      if (!Object.hasOwn(config.providers, route.provider)) {
         const known = Object.keys(config.providers).join(', ') || 'none';
         throw new ConfigError(
           `${where(file)}models[${modelIndex}].routes[${routeIndex}].provider: unknown provider "${route.provider}" (configured: ${known})`,
@@ -124,7 +142,8 @@ function checkReferences(config: GatewayConfig, file: string | undefined): void 
 
 function describeIssues(error: z.ZodError, file: string | undefined): string {
   const lines = error.issues.flatMap(explainIssue).map((issue) => `${formatPath(issue.path)}: ${issue.message}`);
-  return `${where(file)}invalid configuration\n  ${lines.join('\n  ')}`;
+  // One line, however many problems: it is printed as the one line a failed start shows.
+  return `${where(file)}invalid configuration: ${lines.join('; ')}`;
 }
 
 /**

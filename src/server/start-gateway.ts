@@ -32,6 +32,7 @@ import { CallDrain } from './call-drain.js';
 import { capConnections } from './cap-connections.js';
 import { drainServer } from './drain-server.js';
 import { createRequestListener } from './request-listener.js';
+import { databaseStartFailure, listenStartFailure } from './start-failure.js';
 
 export interface RunningGateway {
   readonly url: string;
@@ -59,12 +60,48 @@ export interface StartOptions {
   readonly logListening?: boolean;
 }
 
-/** Opens storage, starts the built-in simulator when the config uses it, and serves HTTP. */
+/**
+ * Opens storage, starts the built-in simulator when the config uses it, and serves HTTP. A start
+ * that fails closes what it had opened (so the process can end) and throws a `StartFailure` saying
+ * what could not be done, for a database or an address; any other error as it is.
+ */
 export async function startGateway(config: GatewayConfig, options: StartOptions = {}): Promise<RunningGateway> {
+  const storage = options.storage ?? (await openDatabase(config));
+  const opened: (() => Promise<void>)[] = options.storage === undefined ? [() => storage.close()] : [];
+  try {
+    return await startOnStorage(config, options, storage, opened);
+  } catch (error) {
+    // Newest first, each on its own: one that fails to close must not keep the others open.
+    for (const close of opened.reverse()) await close().catch(() => undefined);
+    await closeUpstreamPools().catch(() => undefined);
+    throw error;
+  }
+}
+
+async function openDatabase(config: GatewayConfig): Promise<Storage> {
+  let storage: Storage;
+  try {
+    storage = await openStorage(config.database.url, { connectTimeoutMs: config.database.connect_timeout_ms, queryTimeoutMs: config.database.query_timeout_ms });
+  } catch (error) {
+    throw databaseStartFailure(config.database.url, error);
+  }
+  try {
+    await storage.migrate();
+  } catch (error) {
+    await storage.close().catch(() => undefined);
+    throw databaseStartFailure(config.database.url, error);
+  }
+  return storage;
+}
+
+/** The rest of the start, once the database is open; `opened` collects what a failure must close. */
+async function startOnStorage(config: GatewayConfig, options: StartOptions, storage: Storage, opened: (() => Promise<void>)[]): Promise<RunningGateway> {
   const logger = options.logger ?? createLogger(config.log.level);
-  const storage = options.storage ?? (await openStorage(config.database.url, { connectTimeoutMs: config.database.connect_timeout_ms, queryTimeoutMs: config.database.query_timeout_ms }));
-  await storage.migrate();
+  if (options.storage !== undefined) await storage.migrate();
   let simulator: Promise<SimulatorHandle> | undefined;
+  opened.push(async () => {
+    await simulator?.then((running) => running.close());
+  });
   /** Started for the first configuration that names it, then kept: calls in flight may still use it. */
   const simulatorUrlFor = async (next: GatewayConfig): Promise<string | undefined> => {
     if (usesSimulator(next) && simulator === undefined) {
@@ -84,6 +121,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   const ledger = new LedgerWriter(storage.ledger, logger);
   // Shared by every instance through Redis when it is configured, else held in this process.
   const keyLimits = await openKeyLimits(config.redis, config.limits, (keyId, at) => storage.ledger.spend(keyId, at), logger);
+  opened.push(() => keyLimits.close());
   const budgets = keyLimits.budgets;
   const circuitBreakers = new CircuitBreakers();
   const metrics = new GatewayMetrics({
@@ -138,7 +176,9 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   const httpServer = createServer(clientLimits(config), createRequestListener(services));
   httpServer.keepAliveTimeout = config.server.keep_alive_timeout_ms;
   capConnections(httpServer, config.server.max_connections, logger, metrics);
-  const server = await listen(httpServer, config.server.host, config.server.port);
+  const server = await listen(httpServer, config.server.host, config.server.port).catch((error: unknown) => {
+    throw listenStartFailure(config.server.host, config.server.port, error);
+  });
   videoWorker.start();
   keyUses.start();
   const sweeper = new ContentSweeper(

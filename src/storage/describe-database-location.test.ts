@@ -15,3 +15,17 @@ describe('describeDatabaseLocation', () => {
     expect(describeDatabaseLocation('postgres://gateway@db/switchyard')).toBe('PostgreSQL postgres://gateway@db/switchyard');
   });
 });
+
+describe('describeDatabaseLocation with secrets in the query', () => {
+  it('hides sslpassword and any other parameter naming a password, secret or token', () => {
+    expect(describeDatabaseLocation('postgres://gateway@db/switchyard?sslmode=verify-full&sslpassword=key-phrase&application_name=gw')).toBe(
+      'PostgreSQL postgres://gateway@db/switchyard?sslmode=verify-full&sslpassword=***&application_name=gw',
+    );
+    expect(describeDatabaseLocation('postgres://db/switchyard?PASSWORD=a&client_secret=b&auth_token=c')).toBe('PostgreSQL postgres://db/switchyard?PASSWORD=***&client_secret=***&auth_token=***');
+  });
+
+  it('hides the user part and every secret parameter of a URL it cannot parse', () => {
+    const shown = describeDatabaseLocation('postgres://gateway:hunter2@db:not-a-port/x?sslpassword=keyphrase&application_name=gw');
+    expect(shown).toBe('PostgreSQL postgres://***@db:not-a-port/x?sslpassword=***&application_name=gw');
+  });
+});

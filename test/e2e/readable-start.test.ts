@@ -50,3 +50,30 @@ describe('serve in readable form', () => {
     expect(lines.some((line) => line.startsWith('{'))).toBe(false);
   });
 });
+
+describe('serve in readable form with Redis configured', () => {
+  let workDirectory: string;
+  let gateway: SpawnedGateway;
+
+  beforeAll(async () => {
+    workDirectory = mkdtempSync(path.join(tmpdir(), 'switchyard-readable-redis-'));
+    // Nothing listens there: the gateway starts anyway (Redis's fail modes apply), and says where Redis is.
+    gateway = await spawnGateway(process.execPath, [bin, 'serve', '--port', '0'], {
+      cwd: workDirectory,
+      env: zeroConfigEnvironment({ SWITCHYARD_LOG_FORMAT: 'readable', DATABASE_URL: 'sqlite::memory:', REDIS_URL: 'redis://gateway:redis-secret@127.0.0.1:1/2?password=query-secret' }),
+      urlPattern: /^switchyard listening on (http:\/\/\S+)/m,
+    });
+  });
+
+  afterAll(async () => {
+    await gateway?.stop();
+    rmSync(workDirectory, { recursive: true, force: true });
+  });
+
+  it('names Redis on the start line without its passwords', () => {
+    const startLine = gateway.stdout().split('\n').find((line) => line.startsWith('switchyard listening')) ?? '';
+    expect(startLine).toContain(' | redis: redis://gateway:***@127.0.0.1:1/2?password=*** | ');
+    expect(gateway.stdout()).not.toContain('redis-secret');
+    expect(gateway.stdout()).not.toContain('query-secret');
+  });
+});

@@ -32,7 +32,11 @@ export function spawnGateway(
   let stdout = '';
   let output = '';
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${output}`)), options.startTimeoutMs ?? 30_000);
+    const timer = setTimeout(() => {
+      // A gateway that never listened must not outlive the test that waited for it.
+      child.kill('SIGKILL');
+      reject(new Error(`gateway did not start:\n${output}`));
+    }, options.startTimeoutMs ?? 30_000);
     const onExit = (code: number | null) => {
       clearTimeout(timer);
       reject(new Error(`gateway exited with ${code}:\n${output}`));

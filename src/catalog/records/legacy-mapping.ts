@@ -1,4 +1,5 @@
 import type { ImageRules, LegacyMapping } from './image-model-record.js';
+import { ownEntry } from './own-entry.js';
 
 const qualityLadder = ['low', 'medium', 'high'];
 
@@ -50,7 +51,7 @@ export function deriveLegacyMapping(
   dropped: readonly string[],
   configured?: { readonly quality?: Readonly<Record<string, string>>; readonly size?: Readonly<Record<string, string>>; readonly dropped?: readonly string[] },
 ): LegacyMapping {
-  const quality = Object.fromEntries(legacy.qualities.map((name) => [name, nearestQuality(qualityMeaning[name] ?? name, current.qualities)]));
+  const quality = Object.fromEntries(legacy.qualities.map((name) => [name, nearestQuality(ownEntry(qualityMeaning, name) ?? name, current.qualities)]));
   const size = Object.fromEntries((legacy.sizes ?? []).filter((name) => name !== 'auto').map((name) => [name, nearestSize(name, current)]));
   return {
     quality: { ...quality, ...configured?.quality },

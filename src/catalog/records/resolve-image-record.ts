@@ -3,6 +3,7 @@ import type { ImageRulesConfig, LegacyAliasConfig } from '../../config/model-rec
 import { builtinLegacyImageRecords } from './builtin-legacy-image-records.js';
 import type { ImageModelRecord, LegacyImageAlias } from './image-model-record.js';
 import { imageRulesFromConfig } from './image-rules-from-config.js';
+import { ownEntry } from './own-entry.js';
 import { deriveLegacyMapping } from './legacy-mapping.js';
 
 /**
@@ -19,7 +20,7 @@ export function resolveImageRecord(
   if (rules === undefined) throw new ConfigError(`${where}.image: an image model the gateway does not know by id needs sizes or dimensions`);
   const resolvedAliases = legacyAliases.map((alias, index): LegacyImageAlias => {
     const id = typeof alias === 'string' ? alias : alias.id;
-    const known = builtinLegacyImageRecords[id];
+    const known = ownEntry(builtinLegacyImageRecords, id);
     const legacyRules = imageRulesFromConfig(known?.image, typeof alias === 'string' ? undefined : alias.image);
     if (legacyRules === undefined) {
       throw new ConfigError(`${where}.legacy_aliases[${index}]: "${id}" is not a legacy model the gateway knows; give its image rules (sizes or dimensions)`);
