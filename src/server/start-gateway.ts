@@ -7,6 +7,7 @@ import { LiveCatalog } from '../catalog/live-catalog.js';
 import type { GatewayConfig } from '../config/config-schema.js';
 import { builtinSimulatorUrl } from '../config/default-config.js';
 import { ApiKeyVerifier } from '../keys/api-key-verifier.js';
+import { KeyPopulation } from '../keys/key-population.js';
 import { KeyUseRecorder } from '../keys/key-use-recorder.js';
 import { createLogger, type Logger } from '../logging/logger.js';
 import { ContentSweeper } from '../media/content-store/content-sweeper.js';
@@ -82,7 +83,8 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   // Shared by every instance through Redis when it is configured, else held in this process.
   const keyLimits = await openKeyLimits(config.redis, config.limits, (keyId, at) => storage.ledger.spend(keyId, at), logger);
   const budgets = keyLimits.budgets;
-  const circuitBreakers = new CircuitBreakers();
+  // One key's failing calls never shut a route for the others: see CircuitBreakers.
+  const circuitBreakers = new CircuitBreakers(Date.now, new KeyPopulation(storage.keys, openAccessMode(config) === 'always'));
   const metrics = new GatewayMetrics({
     videoJobCounts: () => storage.videoJobs.countByStatus(),
     routeCircuits: () => {
