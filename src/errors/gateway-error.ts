@@ -41,6 +41,18 @@ export function isGatewayError(value: unknown): value is GatewayError {
   return value instanceof GatewayError;
 }
 
+/** The same error with another message (and, when given, another cause): status, code and hints are kept. */
+export function withMessage(error: GatewayError, message: string, cause: unknown = error.cause): GatewayError {
+  return new GatewayError(error.code, message, {
+    status: error.status,
+    ...(error.param === undefined ? {} : { param: error.param }),
+    ...(error.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: error.retryAfterSeconds }),
+    ...(error.upstreamType === undefined ? {} : { upstreamType: error.upstreamType }),
+    ...(error.upstreamStatus === undefined ? {} : { upstreamStatus: error.upstreamStatus }),
+    ...(cause === undefined ? {} : { cause }),
+  });
+}
+
 /** Wraps anything thrown into a GatewayError without leaking internals into the message. */
 export function toGatewayError(value: unknown): GatewayError {
   if (value instanceof GatewayError) return value;

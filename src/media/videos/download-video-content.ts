@@ -1,5 +1,6 @@
 import { AbortScope } from '../../call/abort-scope.js';
-import type { ProviderAdapter } from '../../providers/provider-adapter.js';
+import { decodeUpstreamError } from '../../providers/decode-upstream-error.js';
+import type { ProviderAdapter, UpstreamTarget } from '../../providers/provider-adapter.js';
 import { flattenHeaders, readBodyText, sendUpstream, type UpstreamResponse } from '../../upstream/upstream-client.js';
 import type { ContentStore, StoredContent } from '../content-store/content-store.js';
 import { createMp4Probe } from './mp4-duration.js';
@@ -12,6 +13,8 @@ export interface DownloadTarget {
   /** The provider's headers (its credential): sent to the URL's own origin only. */
   readonly headers: Readonly<Record<string, string>>;
   readonly adapter: ProviderAdapter;
+  /** The upstream the content comes from, whose credential and host its errors must not show. */
+  readonly upstream: UpstreamTarget;
   readonly timeoutMs: number;
 }
 
@@ -56,7 +59,7 @@ export async function downloadVideoContent(target: DownloadTarget, store: Conten
   const response = await fetchFollowingRedirects(target, signal);
   if (response.statusCode >= 400) {
     const text = await readBodyText(response);
-    throw target.adapter.decodeError(response.statusCode, text, flattenHeaders(response.headers));
+    throw decodeUpstreamError(target.adapter, target.upstream, response.statusCode, text, flattenHeaders(response.headers));
   }
   const contentType = String(response.headers['content-type'] ?? 'application/octet-stream').split(';', 1)[0]?.trim() ?? 'application/octet-stream';
   const probe = createMp4Probe();

@@ -35,7 +35,7 @@ export async function finishCompletedJob(job: VideoJobRecord, route: VideoRoute,
       if (url === undefined) continue;
       const key = videoContentKey(job.id, variant);
       try {
-        const downloaded = await downloadVideoContent({ url, headers, adapter: route.adapter, timeoutMs: context.timeoutMs }, context.contentStore, key, expiresAt);
+        const downloaded = await downloadVideoContent({ url, headers, adapter: route.adapter, upstream: route.route.target, timeoutMs: context.timeoutMs }, context.contentStore, key, expiresAt);
         contents[variant] = key;
         if (variant === 'video') measured = downloaded.durationSeconds;
       } catch (error) {

@@ -36,7 +36,7 @@ async function end(job: VideoJobRecord, context: VideoWorkContext, ending: Video
 /** Stops the upstream job where it can be stopped; a failure to do so is only logged. */
 async function cancelUpstream(job: VideoJobRecord, route: VideoRoute | undefined, context: VideoWorkContext): Promise<void> {
   if (route?.videos.buildCancel === undefined || job.upstreamJobId === null) return;
-  await callVideoUpstream(route.adapter, route.videos.buildCancel(job.upstreamJobId, route.route.target), context.timeoutMs).catch((error: unknown) => {
+  await callVideoUpstream(route.adapter, route.route.target, route.videos.buildCancel(job.upstreamJobId, route.route.target), context.timeoutMs).catch((error: unknown) => {
     context.logger.warn({ jobId: job.id, err: error }, 'cancelling the upstream video job failed');
   });
 }
@@ -73,7 +73,7 @@ export async function workVideoJob(job: VideoJobRecord, context: VideoWorkContex
   }
   let state: UpstreamVideoState;
   try {
-    const answer = await callVideoUpstream(route.adapter, route.videos.buildPoll(job.upstreamJobId, route.route.target), context.timeoutMs);
+    const answer = await callVideoUpstream(route.adapter, route.route.target, route.videos.buildPoll(job.upstreamJobId, route.route.target), context.timeoutMs);
     state = route.videos.decodePoll(answer.body, answer.headers, route.route.target);
   } catch (error) {
     const failure = toGatewayError(error);
