@@ -104,8 +104,9 @@ function saysUpstreamUnwell(error: GatewayError): boolean {
   return status !== undefined && (status >= 500 || status === 429 || status === 401 || status === 403);
 }
 
+/** Waits, or less when the client goes away (at once when it already has: nothing is left to wait for). */
 function sleep(milliseconds: number, signal: AbortScope): Promise<void> {
-  if (milliseconds <= 0) return Promise.resolve();
+  if (milliseconds <= 0 || signal.aborted) return Promise.resolve();
   return new Promise((resolve) => {
     const timer = setTimeout(done, milliseconds);
     const stopListening = signal.onAbort(done);
