@@ -4,6 +4,7 @@ import type { AttemptContext } from '../call/attempt-context.js';
 import type { ChunkStream } from '../call/commit-stream.js';
 import { createSseReader } from '../upstream/sse-reader.js';
 import { upstreamTransportError, type UpstreamResponse } from '../upstream/upstream-client.js';
+import { scrubUpstreamText } from '../providers/scrub-upstream-error.js';
 import { createSseEventSplitter } from './sse-event-splitter.js';
 
 /**
@@ -25,7 +26,12 @@ export async function* relayStream(
   /** Set when the stream ended with the gateway's error event instead of the upstream's end. */
   outcome: { failed: boolean } = { failed: false },
 ): ChunkStream {
-  const reader = createSseReader((event) => tap.observe(event.event, event.data));
+  // Set when a chunk completed an error event: the upstream's own text, scrubbed before it is relayed.
+  let errorEventInChunk = false;
+  const reader = createSseReader((event) => {
+    tap.observe(event.event, event.data);
+    if (isErrorEvent(event.event, event.data)) errorEventInChunk = true;
+  });
   const filter = dropUsageChunk ? createUsageChunkFilter() : undefined;
   let failure: GatewayError | undefined;
   let sentAnything = false;
@@ -37,8 +43,12 @@ export async function* relayStream(
         started = true;
       }
       reader.push(chunk);
-      const relayed = filter === undefined ? chunk : filter.push(chunk);
+      let relayed = filter === undefined ? chunk : filter.push(chunk);
       if (relayed === undefined) continue;
+      if (errorEventInChunk) {
+        errorEventInChunk = false;
+        relayed = textEncoder.encode(scrubUpstreamText(Buffer.from(relayed).toString('utf8'), context.route.target));
+      }
       sentAnything = true;
       yield relayed;
     }
@@ -58,6 +68,16 @@ export async function* relayStream(
 }
 
 const textEncoder = new TextEncoder();
+
+/**
+ * An error an upstream sends inside its stream: Messages' and Responses' `event: error`,
+ * Responses' `response.failed`, chat's `data: {"error": …}`. Its text may echo the credential or
+ * the upstream's host like an error answer's, so the chunk ending it is scrubbed (see
+ * scrubUpstreamText); answers' own events are relayed untouched.
+ */
+function isErrorEvent(name: string | undefined, data: string): boolean {
+  return name === 'error' || name === 'response.failed' || data.startsWith('{"error"');
+}
 
 /**
  * Whether a stream's first bytes can be SSE: a field name (`data`, `event`, `id`, `retry`), a

@@ -17,7 +17,8 @@ export function scrubUpstreamError(error: GatewayError, target: UpstreamTarget):
     const message = `The upstream provider '${target.providerName}' refused the gateway's credentials (HTTP ${status}); the gateway's operator must check them.`;
     return new GatewayError(error.code, message, { status: error.status, upstreamStatus: status });
   }
-  const message = scrubUpstreamText(error.message, target);
+  const scrubbed = scrubUpstreamText(error.message, target);
+  const message = scrubbed.length > maxMessageLength ? `${scrubbed.slice(0, maxMessageLength)}…` : scrubbed;
   return message === error.message ? error : withMessage(error, message);
 }
 
@@ -25,14 +26,13 @@ export function scrubUpstreamError(error: GatewayError, target: UpstreamTarget):
 export function scrubUpstreamText(text: string, target: UpstreamTarget): string {
   let scrubbed = text;
   for (const secret of secretsOf(target)) scrubbed = scrubbed.split(secret).join('[credential]');
-  scrubbed = scrubbed.replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]+/gi, '[url]');
-  for (const host of hostsOf(target)) scrubbed = replaceIgnoringCase(scrubbed, host, '[upstream host]');
-  scrubbed = scrubbed
+  return scrubbed
+    .replace(/\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]+/gi, '[url]')
+    .replace(hostPattern(target), '[upstream host]')
     .replace(/\[[0-9a-f:]*:[0-9a-f:]+\](?::\d+)?/gi, '[address]')
     .replace(/\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\b/g, '[address]')
     .replace(/\b(?:sk|key|pk|rk)-[A-Za-z0-9_-]{12,}/g, '[credential]')
     .replace(/\bAIza[A-Za-z0-9_-]{20,}/g, '[credential]');
-  return scrubbed.length > maxMessageLength ? `${scrubbed.slice(0, maxMessageLength)}…` : scrubbed;
 }
 
 /** The credential and the extra header values the operator configured (they may hold tokens too). */
@@ -42,15 +42,14 @@ function secretsOf(target: UpstreamTarget): string[] {
   return secrets.sort((left, right) => right.length - left.length);
 }
 
-function hostsOf(target: UpstreamTarget): string[] {
+/** The base URL's host, with or without its port, in any case (matching nothing without a host). */
+function hostPattern(target: UpstreamTarget): RegExp {
+  let hostname = '';
   try {
-    const url = new URL(target.baseUrl);
-    return [...new Set([url.host, url.hostname])].filter((host) => host !== '').sort((left, right) => right.length - left.length);
+    hostname = new URL(target.baseUrl).hostname;
   } catch {
-    return [];
+    // An unparsable base URL has no host to hide.
   }
-}
-
-function replaceIgnoringCase(text: string, find: string, replacement: string): string {
-  return text.replace(new RegExp(find.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), replacement);
+  if (hostname === '') return /(?!)/g;
+  return new RegExp(`${hostname.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?::\\d+)?`, 'gi');
 }

@@ -35,8 +35,20 @@ function leakyMessage(request: RecordedRequest): string {
   return `Invalid value for 'temperature' (request with key ${sent} to http://${upstreamHost}/v1 failed on ${upstreamHost}; upstream localhost)`;
 }
 
+/** A stream that starts, then carries the upstream's error event (chat's `data: {error}`, Messages' `event: error`). */
+function streamWithErrorEvent(request: RecordedRequest, message: string): FakeReply {
+  const contentType = 'text/event-stream';
+  if (request.path.includes('/messages')) {
+    const start = { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'm', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } } };
+    return { contentType, pieces: [`event: message_start\ndata: ${JSON.stringify(start)}\n\n`, `event: error\ndata: ${JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message } })}\n\n`], gapMs: 20 };
+  }
+  const chunk = { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { role: 'assistant', content: 'Hel' }, finish_reason: null }] };
+  return { contentType, pieces: [`data: ${JSON.stringify(chunk)}\n\n`, `data: ${JSON.stringify({ error: { message, type: 'server_error' } })}\n\n`], gapMs: 20 };
+}
+
 function errorReply(request: RecordedRequest): FakeReply {
   const message = leakyMessage(request);
+  if (/"stream"\s*:\s*true/.test(request.body)) return streamWithErrorEvent(request, message);
   if (request.path.includes('/messages')) return { status, body: JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message } }) };
   if (request.path.includes(':generateContent') || request.path.includes(':streamGenerateContent')) {
     return { status, body: JSON.stringify({ error: { code: status, message, status: 'INVALID_ARGUMENT' } }) };
@@ -132,6 +144,27 @@ describe("an upstream error echoing the gateway's credential and the upstream's 
       for (const kind of kinds) await clientError('responses', `via-${kind}`);
     }
     expectNoSecretOrHost(gateway.logs());
+  });
+});
+
+describe('an error event an upstream sends inside a stream passed through', () => {
+  it('reaches chat and Messages clients without the credential or the host', async () => {
+    const openai = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: secret, maxRetries: 0 });
+    const anthropic = new Anthropic({ baseURL: gateway.url, apiKey: secret, maxRetries: 0 });
+    const read = async (stream: AsyncIterable<unknown>): Promise<string> => {
+      try {
+        for await (const event of stream) void event;
+      } catch (error) {
+        return `${(error as Error).message} ${JSON.stringify((error as { error?: unknown }).error ?? null)}`;
+      }
+      return 'no error';
+    };
+    const chat = await read(await openai.chat.completions.create({ model: 'via-openai', stream: true, messages: [{ role: 'user', content: 'hi' }] }));
+    const messages = await read(await anthropic.messages.create({ model: 'via-anthropic', max_tokens: 16, stream: true, messages: [{ role: 'user', content: 'hi' }] }));
+    for (const text of [chat, messages]) {
+      expect(text).toContain("Invalid value for 'temperature'");
+      expectNoSecretOrHost(text);
+    }
   });
 });
 
