@@ -1,3 +1,4 @@
+import { scrubUpstreamText } from '../../providers/scrub-upstream-error.js';
 import { toGatewayError } from '../../errors/gateway-error.js';
 import type { UpstreamVideoState, VideoJobFailure } from '../../ir/video-generation.js';
 import type { VideoJobEnding, VideoJobRecord } from '../../storage/ports.js';
@@ -85,7 +86,10 @@ export async function workVideoJob(job: VideoJobRecord, context: VideoWorkContex
     await reschedule(job, context);
     return;
   }
-  if (state.status === 'failed') await end(job, context, failedEnding(job, context.now(), state.error));
+  if (state.status === 'failed') {
+    // The upstream's own words for the failure, shown to the client with the job: scrubbed like an error answer.
+    await end(job, context, failedEnding(job, context.now(), { ...state.error, message: scrubUpstreamText(state.error.message, route.route.target) }));
+  }
   else if (state.status === 'completed') await finishCompletedJob(job, route, state, context, () => reschedule(job, context));
   else await reschedule(job, context, state);
 }
