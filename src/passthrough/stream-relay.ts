@@ -4,6 +4,7 @@ import type { AttemptContext } from '../call/attempt-context.js';
 import type { ChunkStream } from '../call/commit-stream.js';
 import { createSseReader } from '../upstream/sse-reader.js';
 import { upstreamTransportError, type UpstreamResponse } from '../upstream/upstream-client.js';
+import { isUpstreamErrorEvent } from '../upstream/upstream-error-event.js';
 import { scrubUpstreamText } from '../providers/scrub-upstream-error.js';
 import { createSseEventSplitter } from './sse-event-splitter.js';
 
@@ -30,7 +31,7 @@ export async function* relayStream(
   let errorEventInChunk = false;
   const reader = createSseReader((event) => {
     tap.observe(event.event, event.data);
-    if (isErrorEvent(event.event, event.data)) errorEventInChunk = true;
+    if (isUpstreamErrorEvent(event.event, event.data)) errorEventInChunk = true;
   });
   const filter = dropUsageChunk ? createUsageChunkFilter() : undefined;
   let failure: GatewayError | undefined;
@@ -68,16 +69,6 @@ export async function* relayStream(
 }
 
 const textEncoder = new TextEncoder();
-
-/**
- * An error an upstream sends inside its stream: Messages' and Responses' `event: error`,
- * Responses' `response.failed`, chat's `data: {"error": …}`. Its text may echo the credential or
- * the upstream's host like an error answer's, so the chunk ending it is scrubbed (see
- * scrubUpstreamText); answers' own events are relayed untouched.
- */
-function isErrorEvent(name: string | undefined, data: string): boolean {
-  return name === 'error' || name === 'response.failed' || data.startsWith('{"error"');
-}
 
 /**
  * Whether a stream's first bytes can be SSE: a field name (`data`, `event`, `id`, `retry`), a

@@ -38,6 +38,10 @@ function leakyMessage(request: RecordedRequest): string {
 /** A stream that starts, then carries the upstream's error event (chat's `data: {error}`, Messages' `event: error`). */
 function streamWithErrorEvent(request: RecordedRequest, message: string): FakeReply {
   const contentType = 'text/event-stream';
+  if (request.path.includes('/images/generations')) {
+    const partial = { type: 'image_generation.partial_image', b64_json: 'AAAA', created_at: 1, size: '1024x1024', quality: 'low', output_format: 'png', background: 'opaque', partial_image_index: 0 };
+    return { contentType, pieces: [`event: image_generation.partial_image\ndata: ${JSON.stringify(partial)}\n\n`, `event: error\ndata: ${JSON.stringify({ error: { message, type: 'server_error' } })}\n\n`], gapMs: 20 };
+  }
   if (request.path.includes('/messages')) {
     const start = { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'm', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } } };
     return { contentType, pieces: [`event: message_start\ndata: ${JSON.stringify(start)}\n\n`, `event: error\ndata: ${JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message } })}\n\n`], gapMs: 20 };
@@ -74,7 +78,10 @@ beforeAll(async () => {
       unresolvable: { type: 'openai-compatible', base_url: 'http://internal-model-host.invalid/v1', api_key: credentials.compatible },
       refused: { type: 'openai-compatible', base_url: `${refused}/v1`, api_key: credentials.compatible },
     },
-    models: [...kinds, 'unresolvable', 'refused'].map((kind) => ({ id: `via-${kind}`, routes: [{ provider: kind, model: 'upstream-model' }] })),
+    models: [
+      ...[...kinds, 'unresolvable', 'refused'].map((kind) => ({ id: `via-${kind}`, routes: [{ provider: kind, model: 'upstream-model' }] })),
+      { id: 'image-via-openai', output_modality: 'image', routes: [{ provider: 'openai', model: 'gpt-image-1' }] },
+    ],
   });
   secret = (await insertKey(gateway.services.storage, 'client', false)).secret;
 });
@@ -148,7 +155,7 @@ describe("an upstream error echoing the gateway's credential and the upstream's 
 });
 
 describe('an error event an upstream sends inside a stream passed through', () => {
-  it('reaches chat and Messages clients without the credential or the host', async () => {
+  it('reaches chat, Messages and Images clients without the credential or the host', async () => {
     const openai = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: secret, maxRetries: 0 });
     const anthropic = new Anthropic({ baseURL: gateway.url, apiKey: secret, maxRetries: 0 });
     const read = async (stream: AsyncIterable<unknown>): Promise<string> => {
@@ -161,7 +168,8 @@ describe('an error event an upstream sends inside a stream passed through', () =
     };
     const chat = await read(await openai.chat.completions.create({ model: 'via-openai', stream: true, messages: [{ role: 'user', content: 'hi' }] }));
     const messages = await read(await anthropic.messages.create({ model: 'via-anthropic', max_tokens: 16, stream: true, messages: [{ role: 'user', content: 'hi' }] }));
-    for (const text of [chat, messages]) {
+    const image = await read(await openai.images.generate({ model: 'image-via-openai', prompt: 'a lighthouse', stream: true, partial_images: 1, size: '1024x1024', quality: 'low' }));
+    for (const text of [chat, messages, image]) {
       expect(text).toContain("Invalid value for 'temperature'");
       expectNoSecretOrHost(text);
     }

@@ -64,7 +64,7 @@ async function relayedStream(candidate: ImageRoute, decoder: ImageStreamDecoder,
   let settle: (result: ImageGenerationResult) => void = () => {};
   const completion = new Promise<ImageGenerationResult>((resolve) => (settle = resolve));
   const body = await commitOnFirstChunk(
-    relayImageStream(response, tally, call.requestId),
+    relayImageStream(response, tally, call.requestId, route.target),
     () => settle(tally.result()),
     () => abort.abort(),
   ).catch((error: unknown) => {
