@@ -9,6 +9,8 @@ export interface GatewayErrorOptions {
   readonly retryAfterSeconds?: number;
   /** For upstream errors: the upstream's own error type (e.g. `overloaded_error`), kept for clients of the same family. */
   readonly upstreamType?: string;
+  /** For errors made from an upstream's HTTP answer: the status it answered with. */
+  readonly upstreamStatus?: number;
   readonly cause?: unknown;
 }
 
@@ -20,6 +22,7 @@ export class GatewayError extends Error {
   readonly param: string | undefined;
   readonly retryAfterSeconds: number | undefined;
   readonly upstreamType: string | undefined;
+  readonly upstreamStatus: number | undefined;
 
   constructor(code: ErrorCode, message: string, options: GatewayErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -30,11 +33,24 @@ export class GatewayError extends Error {
     this.param = options.param;
     this.retryAfterSeconds = options.retryAfterSeconds;
     this.upstreamType = options.upstreamType;
+    this.upstreamStatus = options.upstreamStatus;
   }
 }
 
 export function isGatewayError(value: unknown): value is GatewayError {
   return value instanceof GatewayError;
+}
+
+/** The same error with another message (and, when given, another cause): status, code and hints are kept. */
+export function withMessage(error: GatewayError, message: string, cause: unknown = error.cause): GatewayError {
+  return new GatewayError(error.code, message, {
+    status: error.status,
+    ...(error.param === undefined ? {} : { param: error.param }),
+    ...(error.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: error.retryAfterSeconds }),
+    ...(error.upstreamType === undefined ? {} : { upstreamType: error.upstreamType }),
+    ...(error.upstreamStatus === undefined ? {} : { upstreamStatus: error.upstreamStatus }),
+    ...(cause === undefined ? {} : { cause }),
+  });
 }
 
 /** Wraps anything thrown into a GatewayError without leaking internals into the message. */
@@ -47,7 +63,8 @@ export function toGatewayError(value: unknown): GatewayError {
  * Maps an upstream HTTP status to the error the client sees, keeping the status class:
  * upstream 4xx stay client errors, 429 stays 429, 5xx become 502/503/504.
  */
-export function upstreamStatusError(status: number, message: string, options: GatewayErrorOptions = {}): GatewayError {
+export function upstreamStatusError(status: number, message: string, given: GatewayErrorOptions = {}): GatewayError {
+  const options: GatewayErrorOptions = { ...given, upstreamStatus: status };
   if (status === 429) return new GatewayError('upstream_rate_limited', message, { ...options, status: 429 });
   if (status === 408 || status === 504) return new GatewayError('upstream_timeout', message, { ...options, status: 504 });
   if (status === 503 || status === 529) return new GatewayError('upstream_unavailable', message, { ...options, status: 503 });

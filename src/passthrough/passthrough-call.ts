@@ -3,6 +3,7 @@ import type { AttemptContext } from '../call/attempt-context.js';
 import type { CallCompletion, CallOutcome } from '../call/call-outcome.js';
 import { commitOnFirstChunk } from '../call/commit-stream.js';
 import { StreamedCallScope } from '../call/streamed-call-scope.js';
+import { decodeUpstreamError } from '../providers/decode-upstream-error.js';
 import { flattenHeaders, readBodyText, sendUpstream, upstreamTransportError } from '../upstream/upstream-client.js';
 import { parseUpstreamJson } from '../upstream/parse-upstream-json.js';
 import { isUpstreamErrorBody } from '../upstream/upstream-error-body.js';
@@ -39,7 +40,7 @@ export async function passthroughCall(
   });
   if (response.statusCode >= 400) {
     const text = await readBodyText(response).catch(() => '');
-    throw adapter.decodeError(response.statusCode, text, flattenHeaders(response.headers));
+    throw decodeUpstreamError(adapter, route.target, response.statusCode, text, flattenHeaders(response.headers));
   }
   const contentType = String(response.headers['content-type'] ?? 'application/json');
   if (parsedBody.stream !== true || !contentType.includes('text/event-stream')) {
@@ -80,7 +81,7 @@ export async function passthroughCall(
  */
 function assertAnswerBody(context: AttemptContext, bytes: Buffer, headers: Record<string, string>): void {
   const text = bytes.toString('utf8');
-  if (isUpstreamErrorBody(parseUpstreamJson(text, 'upstream_malformed_answer'))) throw context.adapter.decodeError(502, text, headers);
+  if (isUpstreamErrorBody(parseUpstreamJson(text, 'upstream_malformed_answer'))) throw decodeUpstreamError(context.adapter, context.route.target, 502, text, headers);
 }
 
 /**

@@ -7,6 +7,8 @@ import { upstreamTransportError, type UpstreamResponse } from '../upstream/upstr
 import type { StreamedCallScope } from '../call/streamed-call-scope.js';
 import { DeliveredText } from '../tokens/delivered-text.js';
 import { readOnForUsage } from '../upstream/read-on-for-usage.js';
+import { isUpstreamErrorEvent } from '../upstream/upstream-error-event.js';
+import { scrubUpstreamText } from '../providers/scrub-upstream-error.js';
 import { createSseEventSplitter } from './sse-event-splitter.js';
 
 /** What the relay learnt by the end of a stream, for metering. */
@@ -41,9 +43,12 @@ export async function* relayStream(
   outcome: RelayOutcome = { failed: false },
 ): ChunkStream {
   const delivered = new DeliveredText(context.format.streamEventText);
+  // Set when a chunk completed an error event: the upstream's own text, scrubbed before it is relayed.
+  let errorEventInChunk = false;
   const reader = createSseReader((event) => {
     tap.observe(event.event, event.data);
     if (!scope.clientHasLeft) delivered.add(event.data);
+    if (isUpstreamErrorEvent(event.event, event.data)) errorEventInChunk = true;
   });
   const filter = dropUsageChunk ? createUsageChunkFilter() : undefined;
   const chunks = response.body.chunks();
@@ -62,8 +67,12 @@ export async function* relayStream(
         started = true;
       }
       reader.push(chunk);
-      const relayed = filter === undefined ? chunk : filter.push(chunk);
+      let relayed = filter === undefined ? chunk : filter.push(chunk);
       if (relayed === undefined) continue;
+      if (errorEventInChunk) {
+        errorEventInChunk = false;
+        relayed = textEncoder.encode(scrubUpstreamText(Buffer.from(relayed).toString('utf8'), context.route.target));
+      }
       sentAnything = true;
       scope.commit();
       handedOver = true;

@@ -19,20 +19,44 @@ export interface RouteCircuit {
 
 interface Breaker {
   consecutiveFailures: number;
+  /** The caller of the first failure in the current run of failures. */
+  firstCaller: string | undefined;
+  /** Whether the current run of failures came from more than one caller. */
+  severalCallers: boolean;
   openedAt: number | undefined;
   /** Half-open with its one trial call running: every other call skips the route. */
   trialRunning: boolean;
 }
 
 /**
+ * Who may call the gateway, as far as the breakers need to know: whether more than one caller
+ * (API key, or keyless calls counted as one caller) can reach it. Answered from a cache when it
+ * can be, else by a promise (a look at the key store).
+ */
+export interface CallerPopulation {
+  severalCallers(): boolean | Promise<boolean>;
+}
+
+/** A gateway with a single caller: its failures alone may open a breaker. */
+export const singleCaller: CallerPopulation = { severalCallers: () => false };
+
+/**
  * A circuit breaker per route (provider and upstream model), held in this process: every instance
  * learns on its own that a route fails. Routes are keyed by what they call, not by the public
  * model, so two models sharing an upstream model share its breaker; the state outlives reloads.
+ *
+ * One caller must not be able to shut a route for everyone else: while several callers can reach
+ * the gateway, a run of failures opens the breaker only when it came from at least two of them
+ * (so one key whose requests make the upstream fail never opens it alone). With a single caller
+ * (one active key, or open access with no key), its own failures are all there is to go by.
  */
 export class CircuitBreakers {
   private readonly breakers = new Map<string, Breaker>();
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly now: () => number = Date.now,
+    private readonly population: CallerPopulation = singleCaller,
+  ) {}
 
   /**
    * Whether a call may try the route now. An open breaker past its cool-down turns half-open and
@@ -54,15 +78,42 @@ export class CircuitBreakers {
     if (this.breakers.size > 0) this.breakers.delete(keyOf(route));
   }
 
-  /** The upstream failed (unreachable, timed out, 5xx, broken answer). */
-  failed(route: CatalogRoute, config: CircuitBreakerConfig): void {
+  /**
+   * The upstream failed in a way that says it is unwell (unreachable, 5xx, 429), on a call made by
+   * `caller` (a key id, or one name for every keyless call).
+   */
+  failed(route: CatalogRoute, config: CircuitBreakerConfig, caller: string): void {
     if (!config.enabled) return;
     const key = keyOf(route);
-    const breaker = this.breakers.get(key) ?? { consecutiveFailures: 0, openedAt: undefined, trialRunning: false };
-    breaker.consecutiveFailures++;
-    if (breaker.trialRunning || breaker.consecutiveFailures >= config.consecutive_failures) breaker.openedAt = this.now();
-    breaker.trialRunning = false;
+    const breaker = this.breakers.get(key) ?? { consecutiveFailures: 0, firstCaller: undefined, severalCallers: false, openedAt: undefined, trialRunning: false };
     this.breakers.set(key, breaker);
+    breaker.consecutiveFailures++;
+    if (breaker.firstCaller === undefined) breaker.firstCaller = caller;
+    else if (breaker.firstCaller !== caller) breaker.severalCallers = true;
+    // A failed trial reopens at once: the route was already found failing by several callers.
+    const trial = breaker.trialRunning;
+    breaker.trialRunning = false;
+    if (trial || breaker.openedAt !== undefined) {
+      breaker.openedAt = this.now();
+      return;
+    }
+    if (breaker.consecutiveFailures < config.consecutive_failures) return;
+    if (breaker.severalCallers) {
+      breaker.openedAt = this.now();
+      return;
+    }
+    const several = this.population.severalCallers();
+    if (several === false) breaker.openedAt = this.now();
+    else if (several !== true) void several.then((answer) => this.openForSingleCaller(key, breaker, answer), () => {});
+  }
+
+  /**
+   * The store said who may call after a run of one caller's failures: with no one else to shut
+   * out, the run opens the breaker, unless the route has recovered (or opened) in the meantime.
+   */
+  private openForSingleCaller(key: string, breaker: Breaker, severalCallers: boolean): void {
+    if (severalCallers || this.breakers.get(key) !== breaker || breaker.openedAt !== undefined) return;
+    breaker.openedAt = this.now();
   }
 
   /** An attempt that ended without telling anything about the route (the client went away). */

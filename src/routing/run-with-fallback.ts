@@ -15,8 +15,11 @@ export interface FallbackPolicy {
    * Without it, `retry-after` is ignored and the backoff applies.
    */
   readonly maxRetryAfterMs?: number;
-  /** Routes whose breaker is open are skipped; every attempt's end is reported to it. */
-  readonly breakers?: { readonly state: CircuitBreakers; readonly config: CircuitBreakerConfig };
+  /**
+   * Routes whose breaker is open are skipped; every attempt's end is reported to it, with the
+   * caller (a key id, or one name for keyless calls) whose call it was.
+   */
+  readonly breakers?: { readonly state: CircuitBreakers; readonly config: CircuitBreakerConfig; readonly caller: string };
 }
 
 export interface AttemptReport {
@@ -82,19 +85,28 @@ export async function runWithFallback<Outcome>(
 }
 
 /**
- * Whether a failed attempt says the route is unwell: it could not be reached, timed out, answered
- * 5xx or with a broken body. A client error or a rate limit says the upstream works; a client
- * that went away says nothing.
+ * Whether a failed attempt says the route is unwell: it could not be reached, or the provider
+ * answered 5xx or 429 (or refused the gateway's own credential). A client error the request caused
+ * says the upstream works. A time-out, an answer too large or one that cannot be read may be the
+ * request's own doing (a long generation, a huge answer asked for), and a client that went away
+ * says nothing: those leave the breaker as it was.
  */
 function noteFailure(breakers: NonNullable<FallbackPolicy['breakers']>, route: CatalogRoute, error: GatewayError, signal: AbortScope): void {
   if (signal.aborted) breakers.state.released(route);
-  else if (error.code.startsWith('upstream_') && error.status >= 500) breakers.state.failed(route, breakers.config);
-  else if (error.code.startsWith('upstream_')) breakers.state.succeeded(route);
+  else if (saysUpstreamUnwell(error)) breakers.state.failed(route, breakers.config, breakers.caller);
+  else if (error.upstreamStatus !== undefined) breakers.state.succeeded(route);
   else breakers.state.released(route);
 }
 
+function saysUpstreamUnwell(error: GatewayError): boolean {
+  if (error.code === 'upstream_connect_failed') return true;
+  const status = error.upstreamStatus;
+  return status !== undefined && (status >= 500 || status === 429 || status === 401 || status === 403);
+}
+
+/** Waits, or less when the client goes away (at once when it already has: nothing is left to wait for). */
 function sleep(milliseconds: number, signal: AbortScope): Promise<void> {
-  if (milliseconds <= 0) return Promise.resolve();
+  if (milliseconds <= 0 || signal.aborted) return Promise.resolve();
   return new Promise((resolve) => {
     const timer = setTimeout(done, milliseconds);
     const stopListening = signal.onAbort(done);

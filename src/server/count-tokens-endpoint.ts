@@ -3,6 +3,7 @@ import { decodeMessagesCountTokensRequest, messagesFormat } from '../formats/mes
 import { replaceTopLevelString } from '../passthrough/rewrite-body.js';
 import type { ProviderAdapter, TokenCounting } from '../providers/provider-adapter.js';
 import { adapterFor } from '../providers/registry.js';
+import { decodeUpstreamError } from '../providers/decode-upstream-error.js';
 import type { AbortScope } from '../call/abort-scope.js';
 import type { CatalogRoute } from '../catalog/model-catalog.js';
 import { countInputTokens } from '../tokens/count-input-tokens.js';
@@ -75,7 +76,7 @@ async function countUpstream({ adapter, counting, route, rawBody, forwarded, sig
     timeoutMs: route.timeoutMs ?? timeoutMs,
   });
   const text = await readBodyText(response);
-  if (response.statusCode >= 400) throw adapter.decodeError(response.statusCode, text, flattenHeaders(response.headers));
+  if (response.statusCode >= 400) throw decodeUpstreamError(adapter, route.target, response.statusCode, text, flattenHeaders(response.headers));
   const inputTokens = counting.readInputTokens(parseUpstreamJson(text));
   if (inputTokens === undefined) throw new GatewayError('upstream_invalid_response', 'The upstream token count had no input_tokens.');
   return inputTokens;

@@ -123,7 +123,7 @@ export async function handleImages(context: GatewayContext, services: GatewaySer
     metered = { key, model };
     signal = clientAbortScope(context.env.outgoing, services.drain);
     const settings = {
-      fallback: fallbackPolicy(routing, services.circuitBreakers),
+      fallback: fallbackPolicy(routing, services.circuitBreakers, key?.id),
       timeoutMs: routing.timeout_ms,
       usageWaitMs: routing.usage_wait_after_disconnect_ms,
       signal,

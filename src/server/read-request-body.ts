@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { bodyTooLarge } from '../errors/body-too-large.js';
 import { GatewayError } from '../errors/gateway-error.js';
+import { checkRequestJson } from '../json/check-request-json.js';
 
 /** Refuses anything but JSON bodies (415), before reading them. */
 export function assertJsonContentType(contentType: string | undefined): void {
@@ -64,17 +65,22 @@ export function readRequestBody(incoming: IncomingMessage, limit: number): Promi
   });
 }
 
-/** Parses the body text; it must be a JSON object. */
+/**
+ * Parses the body text; it must be a JSON object, nested no deeper than the gateway walks safely,
+ * with each top-level member once (see checkRequestJson). Every JSON endpoint reads its body here.
+ */
 export function parseJsonObject(text: string): Record<string, unknown> {
   let value: unknown;
+  // A UTF-8 byte-order mark is legal in a file but not in JSON text; some clients send one.
+  const json = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   try {
-    // A UTF-8 byte-order mark is legal in a file but not in JSON text; some clients send one.
-    value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+    value = JSON.parse(json);
   } catch (error) {
     throw new GatewayError('invalid_json', `The request body is not valid JSON: ${(error as Error).message}`);
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new GatewayError('invalid_request', 'The request body must be a JSON object.');
   }
+  checkRequestJson(json);
   return value as Record<string, unknown>;
 }

@@ -17,7 +17,12 @@ export function responsesStorageStep(services: GatewayServices): PrepareBody {
       deliver(outcome) {
         const watched = captureResponseObject(outcome);
         void watched.response
-          .then((response) => (response === undefined ? undefined : storeResponse(services.storage.responses, response, expanded.conversationInput, keyId)))
+          .then(async (response) => {
+            if (response === undefined) return;
+            const stored = await storeResponse(services.storage.responses, response, expanded.conversationInput, keyId);
+            // The upstream gave this key an id it had already used: its first response stays.
+            if (!stored && typeof response.id === 'string') services.logger.warn({ responseId: response.id, keyId }, 'a response was not stored: its key already has one under the same upstream id');
+          })
           .catch((error: unknown) => services.logger.error({ err: error }, 'storing a response failed'));
         return watched.outcome;
       },

@@ -8,6 +8,7 @@ import { unpricedModelIds } from '../catalog/unpriced-models.js';
 import type { GatewayConfig } from '../config/config-schema.js';
 import { builtinSimulatorUrl } from '../config/default-config.js';
 import { ApiKeyVerifier } from '../keys/api-key-verifier.js';
+import { KeyPopulation } from '../keys/key-population.js';
 import { KeyUseRecorder } from '../keys/key-use-recorder.js';
 import { createLogger, type Logger } from '../logging/logger.js';
 import { ContentSweeper } from '../media/content-store/content-sweeper.js';
@@ -123,7 +124,8 @@ async function startOnStorage(config: GatewayConfig, options: StartOptions, stor
   const keyLimits = await openKeyLimits(config.redis, config.limits, (keyId, at) => storage.ledger.spend(keyId, at), logger);
   opened.push(() => keyLimits.close());
   const budgets = keyLimits.budgets;
-  const circuitBreakers = new CircuitBreakers();
+  // One key's failing calls never shut a route for the others: see CircuitBreakers.
+  const circuitBreakers = new CircuitBreakers(Date.now, new KeyPopulation(storage.keys, openAccessMode(config) === 'always'));
   const metrics = new GatewayMetrics({
     videoJobCounts: () => storage.videoJobs.countByStatus(),
     routeCircuits: () => {

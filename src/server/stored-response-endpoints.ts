@@ -1,6 +1,6 @@
 import { GatewayError } from '../errors/gateway-error.js';
 import { assertEndpointAllowed } from '../keys/key-scope.js';
-import type { StoredConversation } from '../stored-responses/stored-conversation.js';
+import { findStoredResponse, type StoredConversation } from '../stored-responses/stored-conversation.js';
 import type { StoredResponseRecord } from '../storage/ports.js';
 import { errorResponse } from './error-response.js';
 import type { GatewayServices } from './gateway-services.js';
@@ -24,7 +24,7 @@ export async function handleDeleteResponse(context: GatewayContext, services: Ga
   try {
     const record = await findOwnedResponse(context, services);
     await services.storage.responses.delete(record.id);
-    return context.json({ id: record.id, object: 'response.deleted', deleted: true }, 200, { 'x-request-id': requestId });
+    return context.json({ id: context.req.param('id') ?? '', object: 'response.deleted', deleted: true }, 200, { 'x-request-id': requestId });
   } catch (error) {
     return errorResponse(error, requestId);
   }
@@ -35,8 +35,8 @@ async function findOwnedResponse(context: GatewayContext, services: GatewayServi
   const key = await services.authenticator.authenticate(context.req.raw.headers);
   assertEndpointAllowed(key, 'responses');
   const id = context.req.param('id') ?? '';
-  const record = await services.storage.responses.get(id);
-  if (record === undefined || (record.keyId !== null && record.keyId !== (key?.id ?? null))) {
+  const record = await findStoredResponse(services.storage.responses, id, key?.id ?? null);
+  if (record === undefined) {
     throw new GatewayError('not_found', `No response found with id '${id}'.`, { param: 'response_id' });
   }
   return record;

@@ -73,7 +73,7 @@ export async function handleTextRequest(
     clientSignal = signal;
     const { outcome: committed, route: servedBy } = await runWithFallback(
       model.routes,
-      fallbackPolicy(routing, services.circuitBreakers),
+      fallbackPolicy(routing, services.circuitBreakers, key?.id),
       signal,
       (route) => {
         const adapter = adapterFor(route.target);

@@ -277,8 +277,11 @@ export interface StoredResponseRecord {
 }
 
 export interface ResponseStore {
-  /** Inserts, or replaces the record with the same id. */
-  put(record: StoredResponseRecord): Promise<void>;
+  /**
+   * Stores the record unless one with its id is already stored; resolves false when one was (it
+   * is kept as it was). A stored response is never replaced by another.
+   */
+  putIfAbsent(record: StoredResponseRecord): Promise<boolean>;
   /** Undefined when unknown or expired at `now`. */
   get(id: string, now?: Date): Promise<StoredResponseRecord | undefined>;
   /** False when there was nothing to delete. */

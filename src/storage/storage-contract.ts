@@ -257,21 +257,21 @@ export function describeStorageContract(
     describe('stored responses', () => {
       it('returns a stored response and undefined for an unknown id', async () => {
         const record = storedResponse({ expiresAt: at('2999-01-01T00:00:00Z') });
-        await storage.responses.put(record);
+        await storage.responses.putIfAbsent(record);
         expect(await storage.responses.get(record.id)).toEqual(record);
         expect(await storage.responses.get('resp_unknown')).toBeUndefined();
       });
 
-      it('replaces a response put again under the same id', async () => {
-        await storage.responses.put(storedResponse({ body: '{"version":1}' }));
-        const replacement = storedResponse({ body: '{"version":2}', keyId: null });
-        await storage.responses.put(replacement);
-        expect(await storage.responses.get(replacement.id)).toEqual(replacement);
+      it('keeps the first response stored under an id and refuses another under it', async () => {
+        const first = storedResponse({ body: '{"version":1}' });
+        expect(await storage.responses.putIfAbsent(first)).toBe(true);
+        expect(await storage.responses.putIfAbsent(storedResponse({ body: '{"version":2}', keyId: null }))).toBe(false);
+        expect(await storage.responses.get(first.id)).toEqual(first);
       });
 
       it('deletes a response once', async () => {
         const record = storedResponse();
-        await storage.responses.put(record);
+        await storage.responses.putIfAbsent(record);
         expect(await storage.responses.delete(record.id)).toBe(true);
         expect(await storage.responses.get(record.id)).toBeUndefined();
         expect(await storage.responses.delete(record.id)).toBe(false);
@@ -279,7 +279,7 @@ export function describeStorageContract(
 
       it('hides a response once it has expired', async () => {
         const record = storedResponse({ expiresAt: at('2025-05-01T00:00:00Z') });
-        await storage.responses.put(record);
+        await storage.responses.putIfAbsent(record);
         expect(await storage.responses.get(record.id, at('2025-04-30T23:59:59.999Z'))).toEqual(record);
         expect(await storage.responses.get(record.id, at('2025-05-01T00:00:00Z'))).toBeUndefined();
       });

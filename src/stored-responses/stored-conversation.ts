@@ -1,5 +1,5 @@
 import { GatewayError } from '../errors/gateway-error.js';
-import type { ResponseStore } from '../storage/ports.js';
+import type { ResponseStore, StoredResponseRecord } from '../storage/ports.js';
 
 /**
  * What is kept of a stored response: the object the client received, and the whole conversation
@@ -40,8 +40,8 @@ export async function expandPreviousResponse(
   if (typeof previousId !== 'string' || previousId === '') {
     throw new GatewayError('invalid_field', 'previous_response_id must be a non-empty string.', { param: 'previous_response_id' });
   }
-  const record = await store.get(previousId);
-  if (record === undefined || (record.keyId !== null && record.keyId !== keyId)) {
+  const record = await findStoredResponse(store, previousId, keyId);
+  if (record === undefined) {
     throw new GatewayError('previous_response_not_found', `Previous response with id '${previousId}' not found.`, {
       param: 'previous_response_id',
     });
@@ -59,20 +59,44 @@ function asInputItems(input: unknown): unknown[] {
   return Array.isArray(input) ? input : [];
 }
 
-/** Keeps a finished response for retrieval and continuation. */
+/** What keyless calls (open access) store their responses under, in place of a key id. */
+const keylessOwner = 'keyless';
+
+/**
+ * Where a key's stored response is kept. Response ids are the upstream's, and an upstream (a
+ * compatible server, a proxy, a replay) may give two keys' answers the same one: stored under the
+ * id alone, one key's answer would replace the other's. Key ids hold no `/`, so keys never meet.
+ */
+export function storedResponseKey(keyId: string | null, responseId: string): string {
+  return `${keyId ?? keylessOwner}/${responseId}`;
+}
+
+/** The response `responseId` that `keyId` stored, if it is still kept; another key's is never found. */
+export async function findStoredResponse(store: ResponseStore, responseId: string, keyId: string | null): Promise<StoredResponseRecord | undefined> {
+  const own = await store.get(storedResponseKey(keyId, responseId));
+  if (own !== undefined) return own;
+  // Responses stored before they were kept per key are under their id alone, with their key beside it.
+  const unprefixed = await store.get(responseId);
+  return unprefixed !== undefined && unprefixed.keyId === keyId ? unprefixed : undefined;
+}
+
+/**
+ * Keeps a finished response for retrieval and continuation, under its key. Resolves false when
+ * the key already has a response under the same id: the one stored first is kept, never replaced.
+ */
 export async function storeResponse(
   store: ResponseStore,
   response: Readonly<Record<string, unknown>>,
   conversationInput: readonly unknown[],
   keyId: string | null,
   now = new Date(),
-): Promise<void> {
+): Promise<boolean> {
   const id = response.id;
-  if (typeof id !== 'string' || id === '') return;
+  if (typeof id !== 'string' || id === '') return false;
   const output = Array.isArray(response.output) ? response.output : [];
   const conversation: StoredConversation = { response, input: [...conversationInput, ...output] };
-  await store.put({
-    id,
+  return store.putIfAbsent({
+    id: storedResponseKey(keyId, id),
     keyId,
     body: JSON.stringify(conversation),
     createdAt: now,

@@ -1,6 +1,8 @@
 import { GatewayError, toGatewayError } from '../errors/gateway-error.js';
 import type { IrRequest, IrStreamEvent, Usage } from '../ir/index.js';
 import type { StreamDecoder } from '../providers/provider-adapter.js';
+import { decodeUpstreamError } from '../providers/decode-upstream-error.js';
+import { scrubUpstreamError } from '../providers/scrub-upstream-error.js';
 import type { StreamEncoder } from '../formats/client-format.js';
 import type { AttemptContext } from '../call/attempt-context.js';
 import type { CallCompletion, CallOutcome } from '../call/call-outcome.js';
@@ -34,14 +36,14 @@ export async function translatedCall(context: AttemptContext, request: IrRequest
   const response = await responsePending;
   if (response.statusCode >= 400) {
     const text = await readBodyText(response).catch(() => '');
-    throw adapter.decodeError(response.statusCode, text, flattenHeaders(response.headers));
+    throw decodeUpstreamError(adapter, route.target, response.statusCode, text, flattenHeaders(response.headers));
   }
   if (!request.stream) {
     const text = await readBodyText(response).catch((error: unknown) => {
       throw upstreamTransportError(error, abort);
     });
     const parsed = parseUpstreamJson(text, 'upstream_malformed_answer');
-    if (isUpstreamErrorBody(parsed)) throw adapter.decodeError(502, text, flattenHeaders(response.headers));
+    if (isUpstreamErrorBody(parsed)) throw decodeUpstreamError(adapter, route.target, 502, text, flattenHeaders(response.headers));
     const irResponse = generation.decodeResponse(parsed, request);
     const body = JSON.stringify(format.encodeResponse(irResponse, context.encode));
     return {
@@ -117,7 +119,9 @@ async function* translateStream(
   };
   const encodeAll = (events: readonly IrStreamEvent[]): string => {
     let text = '';
-    for (const event of events) {
+    for (const decoded of events) {
+      // An error the upstream sent inside its stream is its own text, like an error answer's.
+      const event = decoded.type === 'error' ? { ...decoded, error: scrubUpstreamError(toGatewayError(decoded.error), context.route.target) } : decoded;
       if (event.type === 'error' && !state.committed) throw event.error;
       noteUsage(event);
       if (event.type === 'response-end') state.completed = true;

@@ -4,7 +4,8 @@ import { GatewayError } from '../errors/gateway-error.js';
 export function parseUpstreamJson(text: string, code: 'upstream_invalid_response' | 'upstream_malformed_answer' = 'upstream_invalid_response'): unknown {
   try {
     return JSON.parse(text) as unknown;
-  } catch (error) {
-    throw new GatewayError(code, 'The upstream answered with a body that is not JSON.', { cause: error });
+  } catch {
+    // The parser's message quotes the body, which may be a proxy's page naming internal hosts.
+    throw new GatewayError(code, 'The upstream answered with a body that is not JSON.');
   }
 }

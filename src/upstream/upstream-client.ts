@@ -3,6 +3,7 @@ import { Agent, errors as undiciErrors } from 'undici';
 import type { Dispatcher } from 'undici';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { AbortScope } from '../call/abort-scope.js';
+import { transportFailure } from './transport-failure.js';
 import { UpstreamBody } from './upstream-body.js';
 
 /**
@@ -131,14 +132,18 @@ function splitUrl(url: string): { origin: string; path: string } {
 const splitUrls = new Map<string, { origin: string; path: string }>();
 const maxRememberedUrls = 1_000;
 
-/** Maps a transport failure to the client-facing error; the URL and host are never included. */
+/**
+ * Maps a transport failure to the client-facing error. The URL and host are never included, in its
+ * message or in its cause (which is logged): the cause keeps only the failure's kind and code.
+ */
 export function upstreamTransportError(error: unknown, signal?: AbortScope): GatewayError {
   if (error instanceof GatewayError) return error;
-  if (signal?.aborted) return new GatewayError('upstream_timeout', 'The request was cancelled before the upstream answered.', { cause: error });
+  const cause = transportFailure(error);
+  if (signal?.aborted) return new GatewayError('upstream_timeout', 'The request was cancelled before the upstream answered.', { cause });
   if (error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError) {
-    return new GatewayError('upstream_timeout', 'The upstream did not answer in time.', { cause: error });
+    return new GatewayError('upstream_timeout', 'The upstream did not answer in time.', { cause });
   }
-  return new GatewayError('upstream_connect_failed', 'The upstream could not be reached.', { cause: error });
+  return new GatewayError('upstream_connect_failed', 'The upstream could not be reached.', { cause });
 }
 
 /** Reads a whole upstream body as text (used for errors and non-streamed answers). */

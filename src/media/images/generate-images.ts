@@ -2,6 +2,7 @@ import type { AbortScope } from '../../call/abort-scope.js';
 import type { CatalogModel, CatalogRoute } from '../../catalog/model-catalog.js';
 import { GatewayError } from '../../errors/gateway-error.js';
 import type { ImageGenerationRequest, ImageGenerationResult } from '../../ir/image-generation.js';
+import { decodeUpstreamError } from '../../providers/decode-upstream-error.js';
 import { inUpstreamSlot } from '../../routing/in-upstream-slot.js';
 import { runWithFallback, type AttemptReport, type FallbackPolicy } from '../../routing/run-with-fallback.js';
 import type { UpstreamCaps } from '../../upstream-caps/upstream-caps.js';
@@ -34,7 +35,7 @@ export async function generateOnRoute(candidate: ImageRoute, request: ImageGener
   const text = await readBodyText(response).catch((error: unknown) => {
     throw upstreamTransportError(error, abort);
   });
-  if (response.statusCode >= 400) throw adapter.decodeError(response.statusCode, text, flattenHeaders(response.headers));
+  if (response.statusCode >= 400) throw decodeUpstreamError(adapter, route.target, response.statusCode, text, flattenHeaders(response.headers));
   const result = images.decodeResponse(parseUpstreamJson(text), request);
   if (result.images.length === 0) throw new GatewayError('upstream_invalid_response', 'The upstream answered without any image.');
   return result;

@@ -1,9 +1,12 @@
 import type { ChunkStream } from '../../call/commit-stream.js';
 import type { GatewayError } from '../../errors/gateway-error.js';
 import type { StreamedCallScope } from '../../call/streamed-call-scope.js';
+import type { UpstreamTarget } from '../../providers/provider-adapter.js';
+import { scrubUpstreamText } from '../../providers/scrub-upstream-error.js';
 import { readOnForUsage } from '../../upstream/read-on-for-usage.js';
 import { createSseReader } from '../../upstream/sse-reader.js';
 import { upstreamTransportError, type UpstreamResponse } from '../../upstream/upstream-client.js';
+import { isUpstreamErrorEvent } from '../../upstream/upstream-error-event.js';
 import type { CompletedImagesTally } from './completed-images-tally.js';
 import { imageErrorFrame } from './image-stream-frames.js';
 
@@ -19,11 +22,20 @@ const textEncoder = new TextEncoder();
  * the scope's wait) for the image's completion, which states its tier and usage; otherwise the
  * upstream call is stopped at once.
  */
-export async function* relayImageStream(response: UpstreamResponse, tally: CompletedImagesTally, requestId: string, scope: StreamedCallScope): ChunkStream {
+export async function* relayImageStream(
+  response: UpstreamResponse,
+  tally: CompletedImagesTally,
+  requestId: string,
+  scope: StreamedCallScope,
+  upstream: UpstreamTarget,
+): ChunkStream {
+  // Set when a chunk ended an error event of the upstream's: that chunk is scrubbed before it is relayed.
+  let errorEventInChunk = false;
   const reader = createSseReader((event) => {
     // Events read after the client left were never delivered.
     if (scope.clientHasLeft) tally.clientLeft();
     tally.observe(event.event, event.data);
+    if (isUpstreamErrorEvent(event.event, event.data)) errorEventInChunk = true;
   });
   const chunks = response.body.chunks();
   let cut: GatewayError | undefined;
@@ -37,8 +49,10 @@ export async function* relayImageStream(response: UpstreamResponse, tally: Compl
       reader.push(next.value);
       sentAnything = true;
       scope.commit();
+      const chunk = errorEventInChunk ? textEncoder.encode(scrubUpstreamText(next.value.toString('utf8'), upstream)) : next.value;
+      errorEventInChunk = false;
       handedOver = true;
-      yield next.value;
+      yield chunk;
       handedOver = false;
     }
     reader.flush();

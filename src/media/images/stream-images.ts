@@ -3,6 +3,7 @@ import { commitOnFirstChunk, type ChunkStream } from '../../call/commit-stream.j
 import { StreamedCallScope } from '../../call/streamed-call-scope.js';
 import { GatewayError } from '../../errors/gateway-error.js';
 import type { ImageGenerationRequest, ImageGenerationResult } from '../../ir/image-generation.js';
+import { decodeUpstreamError } from '../../providers/decode-upstream-error.js';
 import type { ImageStreamDecoder } from '../../providers/provider-adapter.js';
 import { inUpstreamSlot } from '../../routing/in-upstream-slot.js';
 import { runWithFallback } from '../../routing/run-with-fallback.js';
@@ -51,7 +52,7 @@ async function relayedStream(candidate: ImageRoute, decoder: ImageStreamDecoder,
   const response = await sendUpstream({ ...images.buildRequest(call.request, route.target), signal: abort, timeoutMs: route.timeoutMs ?? call.settings.timeoutMs });
   if (response.statusCode >= 400) {
     const text = await readBodyText(response).catch(() => '');
-    throw adapter.decodeError(response.statusCode, text, flattenHeaders(response.headers));
+    throw decodeUpstreamError(adapter, route.target, response.statusCode, text, flattenHeaders(response.headers));
   }
   if (!String(response.headers['content-type'] ?? '').includes('text/event-stream')) {
     // A compatible server that ignores `stream` answers whole; the gateway streams that itself.
@@ -65,7 +66,7 @@ async function relayedStream(candidate: ImageRoute, decoder: ImageStreamDecoder,
   let settle: (result: ImageGenerationResult) => void = () => {};
   const completion = new Promise<ImageGenerationResult>((resolve) => (settle = resolve));
   const body = await commitOnFirstChunk(
-    relayImageStream(response, tally, call.requestId, scope),
+    relayImageStream(response, tally, call.requestId, scope, route.target),
     () => settle(tally.result()),
     // The relay decides, once given up, whether to read on for an image under way.
     () => {},

@@ -2,7 +2,8 @@ import type { Dispatcher } from 'undici';
 import { AbortScope } from '../../call/abort-scope.js';
 import { GatewayError } from '../../errors/gateway-error.js';
 import type { VideoContentVariant } from '../../ir/video-generation.js';
-import type { ProviderAdapter } from '../../providers/provider-adapter.js';
+import { decodeUpstreamError } from '../../providers/decode-upstream-error.js';
+import type { ProviderAdapter, UpstreamTarget } from '../../providers/provider-adapter.js';
 import { flattenHeaders, readBodyText, sendUpstream, type UpstreamResponse } from '../../upstream/upstream-client.js';
 import type { ContentStore, StoredContent } from '../content-store/content-store.js';
 import { allowsPrivateAddresses, assertOutsideHost, outsideOnlyDispatcher, type PrivateAddressRule } from './download-address-guard.js';
@@ -18,8 +19,11 @@ export interface DownloadTarget {
   /** The provider's headers (its credential): sent to the URL's own origin only. */
   readonly headers: Readonly<Record<string, string>>;
   readonly adapter: ProviderAdapter;
-  /** The provider's configured API root: its origin is the operator's choice, so always fetched from. */
-  readonly providerBaseUrl: string;
+  /**
+   * The upstream the content comes from: its errors must not show its credential or host, and its
+   * configured API root's origin is the operator's choice, so always fetched from.
+   */
+  readonly upstream: UpstreamTarget;
   readonly timeoutMs: number;
   /** Content larger than this is refused (`videos.download_max_bytes`). */
   readonly maxBytes: number;
@@ -50,8 +54,8 @@ function dispatcherFor(url: URL, providerOrigin: string, insideAllowed: boolean)
  */
 async function fetchFollowingRedirects(target: DownloadTarget, signal: AbortScope): Promise<UpstreamResponse> {
   const origin = new URL(target.url).origin;
-  const providerOrigin = new URL(target.providerBaseUrl).origin;
-  const insideAllowed = await allowsPrivateAddresses(target.privateAddresses, target.providerBaseUrl);
+  const providerOrigin = new URL(target.upstream.baseUrl).origin;
+  const insideAllowed = await allowsPrivateAddresses(target.privateAddresses, target.upstream.baseUrl);
   let url = target.url;
   for (let hop = 0; hop <= maxRedirects; hop++) {
     const parsed = new URL(url);
@@ -102,7 +106,7 @@ export async function downloadVideoContent(target: DownloadTarget, store: Conten
     const response = await fetchFollowingRedirects(target, signal);
     if (response.statusCode >= 400) {
       const text = await readBodyText(response);
-      throw target.adapter.decodeError(response.statusCode, text, flattenHeaders(response.headers));
+      throw decodeUpstreamError(target.adapter, target.upstream, response.statusCode, text, flattenHeaders(response.headers));
     }
     const contentType = keptContentType(target.variant, typeof response.headers['content-type'] === 'string' ? response.headers['content-type'] : undefined);
     assertAnnouncedSize(response, target.maxBytes);

@@ -137,7 +137,7 @@ export async function submitVideoJob(submit: VideoSubmit, settings: VideoSubmitS
           route,
           async () => {
             const candidate = submit.routes.find((entry) => entry.route === route) as VideoRoute;
-            const answer = await callVideoUpstream(candidate.adapter, submit.send(candidate), route.timeoutMs ?? settings.timeoutMs);
+            const answer = await callVideoUpstream(candidate.adapter, candidate.route.target, submit.send(candidate), route.timeoutMs ?? settings.timeoutMs);
             return { submitted: candidate.videos.decodeSubmit(answer.body, candidate.route.target), route: candidate };
           },
           () => undefined,

@@ -1,5 +1,6 @@
 import { AbortScope } from '../../call/abort-scope.js';
-import type { ProviderAdapter, UpstreamCall } from '../../providers/provider-adapter.js';
+import { decodeUpstreamError } from '../../providers/decode-upstream-error.js';
+import type { ProviderAdapter, UpstreamCall, UpstreamTarget } from '../../providers/provider-adapter.js';
 import { parseUpstreamJson } from '../../upstream/parse-upstream-json.js';
 import { flattenHeaders, readBodyText, sendUpstream, upstreamTransportError } from '../../upstream/upstream-client.js';
 
@@ -14,12 +15,12 @@ export interface VideoUpstreamAnswer {
  * status becomes the adapter's GatewayError, with the upstream's status class kept and nothing of
  * its URL or credential.
  */
-export async function callVideoUpstream(adapter: ProviderAdapter, call: UpstreamCall, timeoutMs: number, signal: AbortScope = new AbortScope()): Promise<VideoUpstreamAnswer> {
+export async function callVideoUpstream(adapter: ProviderAdapter, target: UpstreamTarget, call: UpstreamCall, timeoutMs: number, signal: AbortScope = new AbortScope()): Promise<VideoUpstreamAnswer> {
   const response = await sendUpstream({ ...call, signal, timeoutMs });
   const text = await readBodyText(response).catch((error: unknown) => {
     throw upstreamTransportError(error, signal);
   });
   const headers = flattenHeaders(response.headers);
-  if (response.statusCode >= 400) throw adapter.decodeError(response.statusCode, text, headers);
+  if (response.statusCode >= 400) throw decodeUpstreamError(adapter, target, response.statusCode, text, headers);
   return { body: text === '' ? {} : parseUpstreamJson(text), headers };
 }

@@ -1,3 +1,4 @@
+import { scrubUpstreamText } from '../../providers/scrub-upstream-error.js';
 import { toGatewayError } from '../../errors/gateway-error.js';
 import type { UpstreamVideoState, VideoJobFailure } from '../../ir/video-generation.js';
 import type { VideoJobEnding, VideoJobRecord } from '../../storage/ports.js';
@@ -36,7 +37,7 @@ async function end(job: VideoJobRecord, context: VideoWorkContext, ending: Video
 /** Stops the upstream job where it can be stopped; a failure to do so is only logged. */
 async function cancelUpstream(job: VideoJobRecord, route: VideoRoute | undefined, context: VideoWorkContext): Promise<void> {
   if (route?.videos.buildCancel === undefined || job.upstreamJobId === null) return;
-  await callVideoUpstream(route.adapter, route.videos.buildCancel(job.upstreamJobId, route.route.target), context.timeoutMs).catch((error: unknown) => {
+  await callVideoUpstream(route.adapter, route.route.target, route.videos.buildCancel(job.upstreamJobId, route.route.target), context.timeoutMs).catch((error: unknown) => {
     context.logger.warn({ jobId: job.id, err: error }, 'cancelling the upstream video job failed');
   });
 }
@@ -73,7 +74,7 @@ export async function workVideoJob(job: VideoJobRecord, context: VideoWorkContex
   }
   let state: UpstreamVideoState;
   try {
-    const answer = await callVideoUpstream(route.adapter, route.videos.buildPoll(job.upstreamJobId, route.route.target), context.timeoutMs);
+    const answer = await callVideoUpstream(route.adapter, route.route.target, route.videos.buildPoll(job.upstreamJobId, route.route.target), context.timeoutMs);
     state = route.videos.decodePoll(answer.body, answer.headers, route.route.target);
   } catch (error) {
     const failure = toGatewayError(error);
@@ -85,7 +86,10 @@ export async function workVideoJob(job: VideoJobRecord, context: VideoWorkContex
     await reschedule(job, context);
     return;
   }
-  if (state.status === 'failed') await end(job, context, failedEnding(job, context.now(), state.error));
+  if (state.status === 'failed') {
+    // The upstream's own words for the failure, shown to the client with the job: scrubbed like an error answer.
+    await end(job, context, failedEnding(job, context.now(), { ...state.error, message: scrubUpstreamText(state.error.message, route.route.target) }));
+  }
   else if (state.status === 'completed') await finishCompletedJob(job, route, state, context, () => reschedule(job, context));
   else await reschedule(job, context, state);
 }

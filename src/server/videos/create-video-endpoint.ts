@@ -81,7 +81,7 @@ export async function handleCreateVideo(context: GatewayContext, services: Gatew
         send: (route) => route.videos.buildSubmit(request, route.route.target),
         budget: { reserve: async (jobId, worst) => callLimits.reserveUntilEntry(jobId, worst), release: () => callLimits.finish(0, false) },
       },
-      videoSubmitSettings(services, routing, requestId, model.id),
+      videoSubmitSettings(services, routing, requestId, model.id, key?.id),
     );
     services.videos.worker.poke();
     // The job's reservation stays until the job ends: its ledger entry settles it.

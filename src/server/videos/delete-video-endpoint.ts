@@ -12,7 +12,7 @@ async function cancelUpstream(job: VideoJobRecord, services: GatewayServices, re
   const { catalog, routing } = services.catalog.current();
   const route = jobRoute(catalog.find(job.model), job.provider, job.upstreamModel);
   if (route?.videos.buildCancel === undefined || job.upstreamJobId === null) return;
-  await callVideoUpstream(route.adapter, route.videos.buildCancel(job.upstreamJobId, route.route.target), routing.timeout_ms).catch((error: unknown) => {
+  await callVideoUpstream(route.adapter, route.route.target, route.videos.buildCancel(job.upstreamJobId, route.route.target), routing.timeout_ms).catch((error: unknown) => {
     services.logger.warn({ requestId, jobId: job.id, err: error }, 'cancelling the upstream video job failed');
   });
 }

@@ -63,7 +63,7 @@ export async function handleRemixVideo(context: GatewayContext, services: Gatewa
         remixedFromVideoId: source.id,
         budget: { reserve: async (jobId, worst) => callLimits.reserveUntilEntry(jobId, worst), release: () => callLimits.finish(0, false) },
       },
-      videoSubmitSettings(services, routing, requestId, model.id),
+      videoSubmitSettings(services, routing, requestId, model.id, key?.id),
     );
     services.videos.worker.poke();
     // The job's reservation stays until the job ends: its ledger entry settles it.

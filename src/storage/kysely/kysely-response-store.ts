@@ -10,19 +10,20 @@ export class KyselyResponseStore implements ResponseStore {
     private readonly codec: SqlValueCodec,
   ) {}
 
-  async put(record: StoredResponseRecord): Promise<void> {
+  async putIfAbsent(record: StoredResponseRecord): Promise<boolean> {
     const { codec } = this;
-    const values = {
-      key_id: record.keyId,
-      body: record.body,
-      created_at: codec.writeTimestamp(record.createdAt),
-      expires_at: record.expiresAt === null ? null : codec.writeTimestamp(record.expiresAt),
-    };
-    await this.db
+    const result = await this.db
       .insertInto('stored_responses')
-      .values({ id: record.id, ...values })
-      .onConflict((conflict) => conflict.column('id').doUpdateSet(values))
-      .execute();
+      .values({
+        id: record.id,
+        key_id: record.keyId,
+        body: record.body,
+        created_at: codec.writeTimestamp(record.createdAt),
+        expires_at: record.expiresAt === null ? null : codec.writeTimestamp(record.expiresAt),
+      })
+      .onConflict((conflict) => conflict.column('id').doNothing())
+      .executeTakeFirst();
+    return (result.numInsertedOrUpdatedRows ?? 0n) > 0n;
   }
 
   async get(id: string, now: Date = new Date()): Promise<StoredResponseRecord | undefined> {

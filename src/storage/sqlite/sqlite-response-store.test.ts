@@ -62,12 +62,12 @@ const writes: StoredResponseRecord[] = [
 ];
 
 describe('sqlite response store', () => {
-  it('writes the same rows as the Kysely store, inserting new ids and replacing every column of known ones', async () => {
+  it('writes the same rows as the Kysely store, inserting new ids and leaving known ones as they were', async () => {
     const prepared = await openMigrated();
     const reference = await openKysely();
     for (const write of writes) {
-      await prepared.storage.responses.put(write);
-      await reference.storage.responses.put(write);
+      await prepared.storage.responses.putIfAbsent(write);
+      await reference.storage.responses.putIfAbsent(write);
     }
     await prepared.storage.close();
     await reference.storage.close();
@@ -76,25 +76,25 @@ describe('sqlite response store', () => {
     expect(rows).toEqual([
       {
         id: 'resp_a',
-        key_id: null,
-        key_type: 'null',
-        body: '{"version":2}',
-        body_type: 'text',
-        created_at: '2025-05-02T03:04:05.006Z',
-        created_type: 'text',
-        expires_at: null,
-        expires_type: 'null',
-      },
-      {
-        id: 'resp_b',
-        key_id: 'key_2',
+        key_id: 'key_1',
         key_type: 'text',
         body: '{"version":1}',
         body_type: 'text',
         created_at: '2025-03-01T12:00:00.000Z',
         created_type: 'text',
-        expires_at: '2099-12-31T23:59:59.999Z',
+        expires_at: '2025-04-01T00:00:00.000Z',
         expires_type: 'text',
+      },
+      {
+        id: 'resp_b',
+        key_id: null,
+        key_type: 'null',
+        body: '{"text":"caf\u00e9 \u2028 \ud83d\udc4d"}',
+        body_type: 'text',
+        created_at: '2025-03-01T12:00:00.000Z',
+        created_type: 'text',
+        expires_at: null,
+        expires_type: 'null',
       },
     ]);
   });
@@ -102,8 +102,8 @@ describe('sqlite response store', () => {
   it('puts without loading Kysely, and what it put reads back through Kysely unchanged', async () => {
     const { storage, loads } = await openMigrated();
     await storage.migrate();
-    await storage.responses.put(writes[0] as StoredResponseRecord);
-    await storage.responses.put(writes[1] as StoredResponseRecord);
+    await storage.responses.putIfAbsent(writes[0] as StoredResponseRecord);
+    await storage.responses.putIfAbsent(writes[1] as StoredResponseRecord);
     expect(loads()).toBe(0);
     expect(await storage.responses.get('resp_a', new Date('2025-03-01T12:00:00.000Z'))).toEqual(writes[0]);
     expect(await storage.responses.get('resp_b')).toEqual(writes[1]);
@@ -115,9 +115,9 @@ describe('sqlite response store', () => {
 
   it('rejects a put before migration and succeeds once the table exists', async () => {
     const storage = new SqliteStorage(new Database(nextDatabaseFile()));
-    await expect(storage.responses.put(record())).rejects.toThrow(/no such table/);
+    await expect(storage.responses.putIfAbsent(record())).rejects.toThrow(/no such table/);
     await storage.migrate();
-    await storage.responses.put(record());
+    await storage.responses.putIfAbsent(record());
     expect(await storage.responses.get('resp_1', new Date('2025-03-01T12:00:00.000Z'))).toEqual(record());
     await storage.close();
   });

@@ -6,39 +6,37 @@ import { writeSqliteTimestamp } from './sqlite-values.js';
 export type ResponseReads = Pick<ResponseStore, 'get' | 'delete'>;
 
 /**
- * The same upsert the Kysely store runs: a new id is inserted, an existing one has every other
- * column replaced. Same columns, same order as the `?` placeholders bound in `put`.
+ * The same insert the Kysely store runs: a new id is inserted, an existing one is left as it was.
+ * Same columns, same order as the `?` placeholders bound in `putIfAbsent`.
  */
-const upsertStatement =
-  'INSERT INTO stored_responses (id, key_id, body, created_at, expires_at) VALUES (?, ?, ?, ?, ?) ' +
-  'ON CONFLICT(id) DO UPDATE SET key_id = excluded.key_id, body = excluded.body, ' +
-  'created_at = excluded.created_at, expires_at = excluded.expires_at';
+const insertStatement = 'INSERT INTO stored_responses (id, key_id, body, created_at, expires_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT(id) DO NOTHING';
 
-type UpsertParameters = [string, string | null, string, string, string | null];
+type InsertParameters = [string, string | null, string, string, string | null];
 
 /**
- * The SQLite response store. Every streamed Responses answer that is stored ends with a `put`;
+ * The SQLite response store. Every streamed Responses answer that is stored ends with a `putIfAbsent`;
  * through Kysely each one compiled the query and had better-sqlite3 prepare it afresh, a few per
  * cent of the gateway's CPU under load. Here the statement is prepared once and run per record.
  * Reads and deletes are rarer and go through the Kysely store (`reads`); both paths share one
  * connection and the encoding of sqlite-values.ts, and this file never loads Kysely.
  */
 export class SqliteResponseStore implements ResponseStore {
-  private upsert: BetterSqlite3.Statement<UpsertParameters> | undefined;
+  private insert: BetterSqlite3.Statement<InsertParameters> | undefined;
 
   constructor(
     private readonly database: BetterSqlite3.Database,
     private readonly reads: ResponseReads,
   ) {}
 
-  async put(record: StoredResponseRecord): Promise<void> {
-    this.preparedUpsert().run(
+  async putIfAbsent(record: StoredResponseRecord): Promise<boolean> {
+    const result = this.preparedInsert().run(
       record.id,
       record.keyId,
       record.body,
       writeSqliteTimestamp(record.createdAt),
       record.expiresAt === null ? null : writeSqliteTimestamp(record.expiresAt),
     );
+    return result.changes > 0;
   }
 
   get(id: string, now?: Date): Promise<StoredResponseRecord | undefined> {
@@ -51,10 +49,10 @@ export class SqliteResponseStore implements ResponseStore {
 
   /**
    * Prepared on first use because the table exists only once `migrate()` has run. A failed
-   * prepare (e.g. not migrated yet) is not cached, so the next put tries again.
+   * prepare (e.g. not migrated yet) is not cached, so the next insert tries again.
    */
-  private preparedUpsert(): BetterSqlite3.Statement<UpsertParameters> {
-    this.upsert ??= this.database.prepare<UpsertParameters>(upsertStatement);
-    return this.upsert;
+  private preparedInsert(): BetterSqlite3.Statement<InsertParameters> {
+    this.insert ??= this.database.prepare<InsertParameters>(insertStatement);
+    return this.insert;
   }
 }
