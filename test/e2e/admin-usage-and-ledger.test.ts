@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatNanoUsd, parseUsdToNano } from '../../src/catalog/pricing/decimal-usd.js';
 import { defaultConfig } from '../../src/config/default-config.js';
 import { insertKey, parseCsv } from '../support/admin-keys.js';
-import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
+import { startTestGateway, waitForLedgerEntry, type TestGateway } from '../support/gateway-harness.js';
 import { pollUntilDone, quickVideoSettings, temporaryContentDirectory } from '../support/video-jobs.js';
 
 /**
@@ -115,6 +115,8 @@ beforeAll(async () => {
     void chunk;
     abandoning.abort();
   }
+  // Its entry comes once the gateway has read on for the usage it was billed (up to two seconds).
+  await waitForLedgerEntry(gateway, 4);
   await adminClient.chat.completions.create({ model: 'sim-gemini', messages: [{ role: 'user', content: 'the operator tries a model' }] });
   const video = await plainClient.videos.create({ model: 'sim-video', prompt: 'a lighthouse [video-ms:800]', seconds: '4', size: '1280x720' });
   videoId = video.id;
