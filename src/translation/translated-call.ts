@@ -49,7 +49,8 @@ export async function translatedCall(context: AttemptContext, request: IrRequest
     return {
       contentType: 'application/json',
       body,
-      completion: Promise.resolve({ usage: irResponse.usage, completed: true, status: 200 }),
+      // Zero figures are a decoder's stand-in for usage the server never stated: metering estimates instead.
+      completion: Promise.resolve({ usage: isEmptyUsage(irResponse.usage) ? undefined : irResponse.usage, completed: true, status: 200 }),
     };
   }
   const decoder = generation.createStreamDecoder(request);

@@ -6,7 +6,7 @@ import { defaultConfig } from '../../src/config/default-config.js';
 import { startSimulator, type SimulatorHandle } from '../../src/sim/index.js';
 import type { LedgerEntry } from '../../src/storage/ports.js';
 import { fixtureChunks, sseFromChunks } from '../support/fixtures.js';
-import { ssePieces } from '../support/fake-upstream.js';
+import { ssePieces, startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
 import { startPacedUpstream, type PacedStream, type PacedUpstream } from '../support/paced-upstream.js';
 
@@ -73,6 +73,8 @@ const price = { input_per_mtok: '1.00', output_per_mtok: '10.00', effective_from
 const usageWaitMs = 2_000;
 
 let upstream: PacedUpstream;
+/** A compatible chat server that answers whole, without usage. */
+let wholeAnswers: FakeUpstream;
 let simulator: SimulatorHandle;
 let gateway: TestGateway;
 let openai: OpenAI;
@@ -81,6 +83,10 @@ let anthropic: Anthropic;
 beforeAll(async () => {
   upstream = await startPacedUpstream(streams, 15);
   simulator = await startSimulator({ port: 0 });
+  wholeAnswers = await startFakeUpstream();
+  wholeAnswers.reply({
+    body: JSON.stringify({ id: 'c', object: 'chat.completion', created: 1, model: 'whole-upstream', choices: [{ index: 0, message: { role: 'assistant', content: 'A whole answer without usage.' }, finish_reason: 'stop' }] }),
+  });
   const base = defaultConfig({}) as { providers: Record<string, unknown>; models: Record<string, unknown>[] };
   const simImage = base.models.find((model) => model.id === 'sim-image')!;
   gateway = await startTestGateway({
@@ -93,6 +99,7 @@ beforeAll(async () => {
       'no-usage': { type: 'openai-compatible', base_url: `${upstream.url}/no-usage/v1` },
       codex: { type: 'openai', base_url: `${upstream.url}/echo/v1`, api_key: 'k' },
       gemini: { type: 'gemini', base_url: upstream.url, api_key: 'k' },
+      'whole-no-usage': { type: 'openai-compatible', base_url: `${wholeAnswers.url}/v1` },
     },
     models: [
       ...base.models,
@@ -106,6 +113,7 @@ beforeAll(async () => {
       { id: 'no-usage', routes: [{ provider: 'no-usage', model: 'silent-upstream' }], price },
       { id: 'codex', routes: [{ provider: 'codex', model: 'gpt-upstream' }], price },
       { id: 'gemini', routes: [{ provider: 'gemini', model: 'gemini-upstream' }], price },
+      { id: 'whole-no-usage', routes: [{ provider: 'whole-no-usage', model: 'whole-upstream' }], price },
     ],
   });
   openai = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: 'k', maxRetries: 0 });
@@ -115,6 +123,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await gateway?.close();
   await upstream?.close();
+  await wholeAnswers?.close();
   await simulator?.close();
 });
 
@@ -268,6 +277,16 @@ describe('a translated stream from a server that never states usage', () => {
     expect(entry.inputUncached).toBeGreaterThan(0);
     expect(entry.output).toBeGreaterThanOrEqual(countTokens(text));
     expect(entry.costNanoUsd).toBeGreaterThanOrEqual(BigInt(countTokens(text)) * outputNanoUsdPerToken);
+  });
+});
+
+describe('a whole translated answer from a server that never states usage', () => {
+  it('is charged an estimated input, never $0', async () => {
+    const { response } = await anthropic.messages.create({ model: 'whole-no-usage', max_tokens: 100, messages: [{ role: 'user', content: 'tell me' }] }).withResponse();
+    const entry = await ledgerEntryOf(response.headers.get('x-request-id')!);
+    expect(entry).toMatchObject({ status: 200, usageEstimated: true });
+    expect(entry.inputUncached).toBeGreaterThan(0);
+    expect(entry.costNanoUsd).toBeGreaterThan(0n);
   });
 });
 
