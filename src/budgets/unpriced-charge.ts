@@ -56,7 +56,7 @@ export function unpricedChargeIn(format: FormatName, body: Readonly<Record<strin
   if (isSet(tier) && !(typeof tier === 'string' && pricedServiceTiers[format].has(tier))) {
     return { param: 'service_tier', what: `service_tier ${JSON.stringify(tier)} (billed above the model's price)` };
   }
-  const hidden = format === 'chat' ? audioOutputIn(body) : format === 'responses' ? serverSideWorkIn(body) : undefined;
+  const hidden = format === 'chat' ? audioOutputIn(body) : format === 'responses' ? serverSideWorkIn(body) : anthropicPremiumIn(body);
   if (hidden !== undefined) return hidden;
   if (format === 'chat' && body['web_search_options'] !== undefined && body['web_search_options'] !== null) {
     return { param: 'web_search_options', what: 'web_search_options (web searches are billed per call)' };
@@ -94,6 +94,19 @@ function serverSideWorkIn(body: Readonly<Record<string, unknown>>): UnpricedChar
   }
   const field = serverSideResponsesFields.find(([name]) => isSet(body[name]));
   return field === undefined ? undefined : { param: field[0], what: `${field[0]} (${field[1]})` };
+}
+
+/**
+ * Anthropic's body options billed at a multiple of the model's rates: fast mode (`speed: "fast"`,
+ * several times the price) and US-only inference (`inference_geo` other than `global`, 1.1 times
+ * on recent models). The defaults, `standard` and `global`, are priced.
+ */
+function anthropicPremiumIn(body: Readonly<Record<string, unknown>>): UnpricedCharge | undefined {
+  const speed = body['speed'];
+  if (isSet(speed) && speed !== 'standard') return { param: 'speed', what: `speed ${JSON.stringify(speed)} (fast mode is billed above the model's price)` };
+  const geo = body['inference_geo'];
+  if (isSet(geo) && geo !== 'global') return { param: 'inference_geo', what: `inference_geo ${JSON.stringify(geo)} (inference kept to one region is billed above the model's price)` };
+  return undefined;
 }
 
 /** A null sets nothing: some clients write every field they know, unset ones as null. */

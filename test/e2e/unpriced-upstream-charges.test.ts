@@ -154,6 +154,19 @@ describe('a key with a budget', () => {
     await nothingSentOrCharged(id, before);
   });
 
+  it("is refused Messages fast mode (speed 'fast') and US-only inference (inference_geo 'us'), both billed above the model's price, with a 400 naming the field", async () => {
+    const { id, anthropic } = await budgeted();
+    const before = simulator.received;
+    for (const [field, value] of [['speed', 'fast'], ['inference_geo', 'us']] as const) {
+      const body = { model: 'flat-claude', max_tokens: 10, [field]: value, messages: [{ role: 'user', content: 'hi' }] } as Anthropic.MessageCreateParamsNonStreaming;
+      const refused = (await anthropic.messages.create(body).catch((error: unknown) => error)) as AnthropicError;
+      expect(refused.status).toBe(400);
+      expect(refused.message).toContain(field);
+      expect(refused.message).toContain('budget');
+    }
+    await nothingSentOrCharged(id, before);
+  });
+
   it("is served what the model's price covers: service_tier 'default' or 'flex', client tools, other betas", async () => {
     const { openai, anthropic } = await budgeted();
     await openai.chat.completions.create({ model: 'tier-gpt', max_tokens: 10, service_tier: 'flex', messages: [{ role: 'user', content: 'hi' }] });
@@ -164,6 +177,7 @@ describe('a key with a budget', () => {
     for (const tier of ['auto', 'standard_only'] as const) {
       await anthropic.messages.create({ model: 'flat-claude', max_tokens: 10, service_tier: tier, messages: [{ role: 'user', content: 'hi' }] });
     }
+    await anthropic.messages.create({ model: 'flat-claude', max_tokens: 10, speed: 'standard', inference_geo: 'global', messages: [{ role: 'user', content: 'hi' }] });
     await openai.chat.completions.create({ model: 'tier-gpt', max_tokens: 10, modalities: ['text'], messages: [{ role: 'user', content: 'hi' }] });
     await openai.responses.create({ model: 'tier-gpt', max_output_tokens: 16, background: false, input: 'hi' });
   });
