@@ -29,12 +29,12 @@ let upstreamHost: string;
 let refusedHost: string;
 let status = 400;
 /** How a stream's error event is cut into writes: whole, split inside the credential, without its closing blank line, or sharing a write with output. */
-let errorEventShape: 'whole' | 'split' | 'unterminated' | 'shared' | 'vllm' = 'whole';
+let errorEventShape: 'whole' | 'split' | 'split-character' | 'unterminated' | 'shared' | 'vllm' = 'whole';
 
 /** The credential the request carried, echoed back with the upstream's address, as some servers do. */
 function leakyMessage(request: RecordedRequest): string {
   const sent = sentCredential(request);
-  return `Invalid value for 'temperature' (request with key ${sent} to http://${upstreamHost}/v1 failed on ${upstreamHost}; upstream localhost)`;
+  return `Invalid value for 'temperature' (request with key ${sent} to http://${upstreamHost}/v1 failed on ${upstreamHost}; upstream localhost; réessayez)`;
 }
 
 /** Model output that holds a URL: it is the model's, and reaches the client as it was written. */
@@ -64,7 +64,13 @@ function streamWithErrorEvent(request: RecordedRequest, message: string): FakeRe
 }
 
 /** The writes of a stream whose second event is an error, cut as `errorEventShape` says. */
-function cutErrorEvent(first: string, errorEvent: string, credential: string): string[] {
+function cutErrorEvent(first: string, errorEvent: string, credential: string): (string | Buffer)[] {
+  if (errorEventShape === 'split-character') {
+    // Cut inside the two bytes of `é`: each write alone holds half a character.
+    const bytes = Buffer.from(errorEvent);
+    const cut = bytes.indexOf(Buffer.from('é')) + 1;
+    return [first, bytes.subarray(0, cut), bytes.subarray(cut)];
+  }
   if (errorEventShape === 'shared') return [first + errorEvent];
   if (errorEventShape === 'unterminated') return [first, errorEvent.replace(/\n\n$/, '')];
   if (errorEventShape === 'whole' || errorEventShape === 'vllm') return [first, errorEvent];
@@ -238,6 +244,15 @@ describe('an error event an upstream sends inside a stream passed through', () =
       expect(raw).toContain("Invalid value for 'temperature'");
       expectNoSecretOrHost(raw);
       for (const credential of Object.values(credentials)) expect(raw).not.toContain(credential.slice(0, 10));
+    }
+  });
+
+  it('keeps a character cut between two writes whole', async () => {
+    errorEventShape = 'split-character';
+    const read = await clientsRead();
+    for (const text of [read.chat, read.messages, read.image]) {
+      expect(text).toContain('réessayez');
+      expectNoSecretOrHost(text);
     }
   });
 
