@@ -53,7 +53,7 @@ describe('what scrubbing leaves alone and what it finds', () => {
   });
 
   it('leaves ordinary text with colons and dots as it is', () => {
-    const ordinary = 'Error::Parse at 12:30:45 in std::vector; see main.py:42 and e.g. section 3.2: retry in 2.5s; ratio 16:9; MAC aa:bb:cc:dd:ee:ff';
+    const ordinary = 'Error::Parse at 12:30:45 in std::vector and Face::Bad; see main.py:42 and e.g. section 3.2: retry in 2.5s; ratio 16:9; MAC aa:bb:cc:dd:ee:ff; Bearer authentication failed; llama3.1:70b';
     expect(scrubUpstreamText(ordinary, target)).toBe(ordinary);
   });
 

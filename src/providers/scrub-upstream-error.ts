@@ -33,7 +33,7 @@ export function scrubUpstreamText(text: string, target: UpstreamTarget): string 
     .replace(/\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\b/g, '[address]')
     .replace(unbracketedIpv6Pattern, '[address]')
     .replace(hostAndPortPattern, (name: string, lastLabel: string) => (sourceFileExtensions.has(lastLabel.toLowerCase()) ? name : '[address]'))
-    .replace(/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi, '$1 [credential]')
+    .replace(bearerTokenPattern, '$1 [credential]')
     .replace(/\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g, '[credential]')
     .replace(/\b(?:sk|key|pk|rk)-[A-Za-z0-9_-]{12,}/g, '[credential]')
     .replace(/\bAIza[A-Za-z0-9_-]{20,}/g, '[credential]');
@@ -41,10 +41,13 @@ export function scrubUpstreamText(text: string, target: UpstreamTarget): string 
 
 /**
  * An IPv6 address written without brackets (`ECONNREFUSED ::1:443`, `fd00::5`): either eight
- * groups, or groups around a `::` with at least one hex digit. Not preceded or followed by a word
- * character or a colon, so `std::vector`, `Error::Parse` and times like `12:30:45` stay as they are.
+ * groups, or groups around a `::` with at least one digit. Not preceded or followed by a word
+ * character or a colon, so `std::vector`, `Face::Bad` and times like `12:30:45` stay as they are.
  */
-const unbracketedIpv6Pattern = /(?<![\w:])(?:(?:[0-9a-f]{1,4}:){7}[0-9a-f]{1,4}|(?=[0-9a-f:]*[0-9a-f])(?:[0-9a-f]{1,4}(?::[0-9a-f]{1,4})*)?::(?:[0-9a-f]{1,4}(?::[0-9a-f]{1,4})*)?)(?![\w:])/gi;
+const unbracketedIpv6Pattern = /(?<![\w:])(?:(?:[0-9a-f]{1,4}:){7}[0-9a-f]{1,4}|(?=[0-9a-f:]*[0-9])(?:[0-9a-f]{1,4}(?::[0-9a-f]{1,4})*)?::(?:[0-9a-f]{1,4}(?::[0-9a-f]{1,4})*)?)(?![\w:])/gi;
+
+/** `Bearer <token>` (or `Basic`): a token has a digit, so "Bearer authentication failed" is kept. */
+const bearerTokenPattern = /\b(Bearer|Basic)\s+(?=[A-Za-z0-9._~+/=-]*\d)[A-Za-z0-9._~+/=-]{8,}/gi;
 
 /**
  * A dotted name with a port and no scheme (`lb.svc.cluster.local:8080`, `redis.internal:6379`): a
