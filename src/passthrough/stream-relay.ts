@@ -48,6 +48,7 @@ export async function* relayStream(
   const reader = createSseReader((event) => {
     tap.observe(event.event, event.data);
     if (!scope.clientHasLeft) delivered.add(event.data);
+    scrubber.observe(event.event, event.data);
   });
   const filter = dropUsageChunk ? createUsageChunkFilter() : undefined;
   const chunks = response.body.chunks();

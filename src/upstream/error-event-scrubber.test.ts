@@ -1,12 +1,29 @@
 import { describe, expect, it } from 'vitest';
 import { createErrorEventScrubber, type ErrorEventScrubber } from './error-event-scrubber.js';
+import { createSseReader } from './sse-reader.js';
 
-const scrubber = (): ErrorEventScrubber => createErrorEventScrubber((text) => text.replaceAll('SECRET', '[credential]'));
+/** A scrubber told about each event by an SSE reader, as the relays do; `push` reads the chunk first. */
+function scrubber(): ErrorEventScrubber & { finish(): Uint8Array | undefined } {
+  const through = createErrorEventScrubber((text) => text.replaceAll('SECRET', '[credential]'));
+  const reader = createSseReader((event) => through.observe(event.event, event.data));
+  return {
+    ...through,
+    push(chunk) {
+      reader.push(chunk);
+      return through.push(chunk);
+    },
+    finish() {
+      reader.flush();
+      return through.end();
+    },
+  };
+}
 
 /** Everything a relay would send for `chunks`, as text. */
-function relayed(chunks: string[], through = scrubber()): string {
+function relayed(chunks: string[]): string {
+  const through = scrubber();
   const out: Uint8Array[] = chunks.flatMap((chunk) => through.push(Buffer.from(chunk)) ?? []);
-  const rest = through.end();
+  const rest = through.finish();
   if (rest !== undefined) out.push(rest);
   return Buffer.concat(out).toString('utf8');
 }
@@ -55,6 +72,10 @@ describe('scrubbing the error events of a relayed stream', () => {
     expect(Buffer.from(through.end(Buffer.from('event: error\ndata: {"m":"SECRET"}')) ?? []).toString()).toBe('event: error\ndata: {"m":"[credential]"}');
   });
 
+  it('reads a payload that runs over several data lines', () => {
+    expect(relayed(['data: {\n', 'data: "error": "SECRET"}\n\n'])).toBe('data: {\ndata: "error": "[credential]"}\n\n');
+  });
+
   it('sees a blank line cut between chunks, and CRLF line ends', () => {
     expect(relayed(['data: {"id":1}\n', '\ndata: {"error":"SE', 'CRET"}\n\n'])).toBe('data: {"id":1}\n\ndata: {"error":"[credential]"}\n\n');
     expect(relayed(['data: {"id":1}\r\n\r', '\nevent: error\r\ndata: {"m":"SECRET"}\r\n\r\n'])).toBe('data: {"id":1}\r\n\r\nevent: error\r\ndata: {"m":"[credential]"}\r\n\r\n');
@@ -64,7 +85,7 @@ describe('scrubbing the error events of a relayed stream', () => {
     const event = Buffer.from('data: {"error":"café SECRET"}\n\n');
     const cut = event.indexOf('é') + 1;
     const through = scrubber();
-    const out = [through.push(event.subarray(0, cut)), through.push(event.subarray(cut)), through.end()].flatMap((piece) => piece ?? []);
+    const out = [through.push(event.subarray(0, cut)), through.push(event.subarray(cut)), through.finish()].flatMap((piece) => piece ?? []);
     expect(Buffer.concat(out).toString('utf8')).toBe('data: {"error":"café [credential]"}\n\n');
   });
 
@@ -73,6 +94,6 @@ describe('scrubbing the error events of a relayed stream', () => {
     expect(through.push(Buffer.from(`data: {"error":"${'x'.repeat(1024 * 1024)}`))).toBeUndefined();
     expect(through.push(Buffer.from('SECRET'))).toBeUndefined();
     expect(Buffer.from(through.push(Buffer.from('"}\n\ndata: [DONE]\n\n')) ?? []).toString()).toBe('data: [DONE]\n\n');
-    expect(through.end()).toBeUndefined();
+    expect(through.finish()).toBeUndefined();
   });
 });

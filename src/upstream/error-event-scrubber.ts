@@ -2,6 +2,8 @@ import { errorEventNames, isUpstreamErrorEvent, mayBecomeErrorPayload } from './
 
 /** Scrubs the upstream's error events out of a relayed stream, chunk by chunk. */
 export interface ErrorEventScrubber {
+  /** Each event the relay's SSE reader finds in a chunk, before that chunk is pushed. */
+  observe(name: string | undefined, data: string): void;
   /** The bytes to relay now: the chunk itself when it holds no error event; undefined when all are held. */
   push(chunk: Uint8Array): Uint8Array | undefined;
   /** At the stream's end: `last` (bytes an earlier stage let go only at its end) and what is still held, scrubbed. */
@@ -33,10 +35,11 @@ const carriageReturn = 0x0d;
  * chunks is seen whole. Held events end at a blank line, never inside a character, so each is
  * decoded whole.
  *
- * The common case stays cheap: a chunk with neither `error` nor `failed` in it that ends at an
- * event's end is returned as it is, found by native byte searches, never decoded or copied.
- * Events are told apart by blank lines of `\n` or `\r\n` line ends (bare `\r` is not used by any
- * upstream the gateway speaks to).
+ * The common case stays cheap: the relay's SSE reader already parses every event and tells this
+ * scrubber about each (`observe`); a chunk in which no error event ended and which ends at an
+ * event's end is returned as it is, never searched, decoded or copied. Otherwise the chunk's events
+ * are found by native byte searches and only their first bytes are read. Events are told apart by
+ * blank lines of `\n` or `\r\n` line ends (bare `\r` is used by no upstream the gateway speaks to).
  */
 export function createErrorEventScrubber(scrub: (text: string) => string): ErrorEventScrubber {
   const decoder = new TextDecoder();
@@ -49,6 +52,8 @@ export function createErrorEventScrubber(scrub: (text: string) => string): Error
   let before: [number, number] = [newline, newline];
   /** Set while the rest of an oversized error event is being dropped. */
   let discarding = false;
+  /** Set when the reader found an error event since the last push: that push's events are looked at. */
+  let errorEventObserved = false;
 
   const scrubbed = (bytes: Buffer): Uint8Array => encoder.encode(scrub(decoder.decode(bytes)));
 
@@ -63,7 +68,8 @@ export function createErrorEventScrubber(scrub: (text: string) => string): Error
       chunk = chunk.subarray(end);
       if (chunk.length === 0) return undefined;
     }
-    const mayHoldError = chunk.indexOf('error') !== -1 || chunk.indexOf('failed') !== -1;
+    const mayHoldError = errorEventObserved;
+    errorEventObserved = false;
     if (held === undefined && !mayHoldError && endsWithBlankLine(chunk, before)) {
       before = lastTwo(chunk, chunk.length, before);
       atEventStart = true;
@@ -102,6 +108,9 @@ export function createErrorEventScrubber(scrub: (text: string) => string): Error
   }
 
   return {
+    observe(name, data) {
+      if (isUpstreamErrorEvent(name, data)) errorEventObserved = true;
+    },
     push,
     end(last) {
       const pushed = last === undefined ? undefined : push(last);
@@ -132,9 +141,10 @@ function startOf(bytes: Buffer, start: number, end: number, whole: boolean): Eve
   return classifyEventStart(bytes.toString('latin1', start, windowEnd), whole && windowEnd === end);
 }
 
-/** Reads an event's lines up to its first `data:` line, as an SSE parser would. */
+/** Reads an event's lines up to the start of its data, as an SSE parser would. */
 export function classifyEventStart(text: string, whole: boolean): EventStart {
   let name: string | undefined;
+  let data: string | undefined;
   let position = 0;
   for (;;) {
     while (text.charCodeAt(position) === newline || text.charCodeAt(position) === carriageReturn) position++;
@@ -143,14 +153,18 @@ export function classifyEventStart(text: string, whole: boolean): EventStart {
     const lineWhole = lineEnd !== -1 || whole;
     const line = text.slice(position, lineEnd === -1 ? text.length : lineEnd);
     if (line.startsWith('data:')) {
-      const data = line.slice(line.startsWith('data: ') ? 6 : 5);
+      // A payload may run over several data lines, joined by newlines as a parser joins them.
+      const piece = line.slice(line.startsWith('data: ') ? 6 : 5);
+      data = data === undefined ? piece : `${data}\n${piece}`;
       if (isUpstreamErrorEvent(name, data)) return 'error';
-      return !lineWhole && mayBecomeErrorPayload(data) ? 'undecided' : 'other';
-    }
-    if (!lineWhole) return 'undecided';
-    if (line.startsWith('event:')) {
-      name = line.slice(line.startsWith('event: ') ? 7 : 6);
-      if (errorEventNames.includes(name)) return 'error';
+      if (!mayBecomeErrorPayload(data)) return 'other';
+      if (!lineWhole) return 'undecided';
+    } else {
+      if (!lineWhole) return 'undecided';
+      if (line.startsWith('event:')) {
+        name = line.slice(line.startsWith('event: ') ? 7 : 6);
+        if (errorEventNames.includes(name)) return 'error';
+      }
     }
     if (lineEnd === -1) return 'other';
     position = lineEnd + 1;

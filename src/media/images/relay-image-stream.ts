@@ -35,6 +35,7 @@ export async function* relayImageStream(
     // Events read after the client left were never delivered.
     if (scope.clientHasLeft) tally.clientLeft();
     tally.observe(event.event, event.data);
+    scrubber.observe(event.event, event.data);
   });
   const chunks = response.body.chunks();
   let cut: GatewayError | undefined;
