@@ -117,6 +117,9 @@ async function startOnStorage(config: GatewayConfig, options: StartOptions, stor
   };
   const catalog = new LiveCatalog(await catalogSnapshot(config, await simulatorUrlFor(config)));
   warnOfUnpricedModels(catalog.current(), logger);
+  if (config.metrics.require_admin_key === true) {
+    logger.warn('metrics.require_admin_key is deprecated and may be removed: GET /metrics needs an admin key unless metrics.public is true, so drop the line');
+  }
   const verifier = new ApiKeyVerifier(storage.keys);
   const keyUses = new KeyUseRecorder(storage.keys, logger);
   const ledger = new LedgerWriter(storage.ledger, logger);
