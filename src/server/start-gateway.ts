@@ -128,7 +128,7 @@ async function startOnStorage(config: GatewayConfig, options: StartOptions, stor
   opened.push(() => keyLimits.close());
   const budgets = keyLimits.budgets;
   // One key's failing calls never shut a route for the others: see CircuitBreakers.
-  const circuitBreakers = new CircuitBreakers(Date.now, new KeyPopulation(storage.keys, openAccessMode(config) === 'always'));
+  const circuitBreakers = new CircuitBreakers(Date.now, new KeyPopulation(storage.keys));
   const metrics = new GatewayMetrics({
     videoJobCounts: () => storage.videoJobs.countByStatus(),
     routeCircuits: () => {
