@@ -1,4 +1,5 @@
 import type { FormatName } from '../ir/format-name.js';
+import { ownOutputCapFields } from '../wire/output-cap-fields.js';
 
 /** The output a text call may ask of its upstream: its cap (undefined when it sets none) on each of its choices. */
 export interface OutputBound {
@@ -7,21 +8,11 @@ export interface OutputBound {
 }
 
 /**
- * Each client format's own names for its output cap, as its API obeys them. Chat has two: OpenAI
- * takes either (`max_tokens` deprecated), and OpenAI-compatible servers differ in which wins when
- * both are sent, so the worst case takes the larger. A cap of another format is refused when the
- * body is decoded, never read here: the upstream would not obey it.
- */
-export const ownOutputCapFields: Readonly<Record<FormatName, readonly string[]>> = {
-  chat: ['max_completion_tokens', 'max_tokens'],
-  responses: ['max_output_tokens'],
-  messages: ['max_tokens'],
-};
-
-/**
  * The output bound of a body in `format`, read from the body as sent: on passthrough those bytes
  * go upstream unchanged, so this is the cap the upstream obeys; a translated call sends the
- * decoded cap, never above it. Chat's `n` asks for that many choices, each up to the cap.
+ * decoded cap, never above it. Chat's two caps may both be sent and servers differ in which wins,
+ * so the larger counts; another format's cap was refused when the body was decoded. Chat's `n`
+ * asks for that many choices, each up to the cap.
  */
 export function outputBound(format: FormatName, body: Readonly<Record<string, unknown>>): OutputBound {
   let capTokens: number | undefined;

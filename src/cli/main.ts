@@ -1,7 +1,7 @@
 import { inspect, parseArgs } from 'node:util';
 import { ConfigError, configFilePath, loadConfig } from '../config/load-config.js';
 import { processEnvironment } from '../config/process-environment.js';
-import { innermostMessage, StartFailure } from '../server/start-failure.js';
+import { innermostMessage, oneLine, StartFailure } from '../server/start-failure.js';
 import { runKeysCommand } from './keys-command.js';
 import { runLedgerCommand } from './ledger-command.js';
 import { runServeCommand } from './serve-command.js';
@@ -88,10 +88,6 @@ function describeFailure(error: unknown): string {
 /** The stack and every cause, as Node prints them, for a bug report. */
 function describeWithStack(error: unknown): string {
   return `switchyard: ${inspect(error, { depth: 6 })}`;
-}
-
-function oneLine(message: string): string {
-  return message.replace(/\s*\n\s*/g, ' ').trim();
 }
 
 const commandsWithoutArguments: ReadonlySet<string> = new Set(['serve', 'sim', 'migrate', 'usage']);

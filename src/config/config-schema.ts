@@ -233,10 +233,18 @@ export const configSchema = z
          * sends one as `authorization: Bearer`); true serves it to anyone, like `/health`.
          */
         public: z.boolean().default(false),
-        /** The former switch, whose `false` made the endpoint public: refused by name rather than read the other way. */
-        require_admin_key: z.never({ error: 'replaced by metrics.public: GET /metrics needs an admin key unless metrics.public is true' }).optional(),
+        /**
+         * The former switch, deprecated. `true` asked for what the default now does and is taken
+         * (with a warning at start); `false`, which made the endpoint public, is refused by name
+         * rather than read the other way.
+         */
+        require_admin_key: z.literal(true, { error: 'replaced by metrics.public: GET /metrics needs an admin key unless metrics.public is true' }).optional(),
       })
       .strict()
+      .refine((metrics) => !(metrics.public && metrics.require_admin_key === true), {
+        path: ['require_admin_key'],
+        error: 'contradicts metrics.public: true; remove it (it is replaced by metrics.public)',
+      })
       .default({ public: false }),
     routing: routingSchema,
     limits: z

@@ -19,13 +19,22 @@ describe('metrics configuration', () => {
     expect(issuePaths({ metrics: { public: 'yes' } })).toEqual(['metrics.public']);
   });
 
-  it('refuses the former require_admin_key, saying what replaced it', () => {
-    for (const value of [true, false]) {
-      const parsed = configSchema.safeParse({ metrics: { require_admin_key: value } });
-      expect(parsed.success).toBe(false);
-      expect(parsed.error?.issues[0]?.path).toEqual(['metrics', 'require_admin_key']);
-      expect(parsed.error?.issues[0]?.message).toContain('metrics.public');
-    }
+  it('takes the former require_admin_key: true as what the default now does', () => {
+    expect(configSchema.parse({ metrics: { require_admin_key: true } }).metrics).toMatchObject({ public: false, require_admin_key: true });
+  });
+
+  it('refuses the former require_admin_key: false, saying what replaced it', () => {
+    const parsed = configSchema.safeParse({ metrics: { require_admin_key: false } });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues[0]?.path).toEqual(['metrics', 'require_admin_key']);
+    expect(parsed.error?.issues[0]?.message).toContain('metrics.public');
+  });
+
+  it('refuses require_admin_key: true beside public: true, which say opposite things', () => {
+    const parsed = configSchema.safeParse({ metrics: { public: true, require_admin_key: true } });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues[0]?.path).toEqual(['metrics', 'require_admin_key']);
+    expect(parsed.error?.issues[0]?.message).toContain('metrics.public');
   });
 
   it('refuses an unknown key, naming it', () => {

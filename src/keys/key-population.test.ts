@@ -2,10 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { ApiKeyRecord } from '../storage/ports.js';
 import { apiKeyRecord } from './api-key-record.js';
 import { KeyPopulation } from './key-population.js';
+import { keylessCaller } from './keyless-caller.js';
 
 const key = (id: string, changes: Partial<ApiKeyRecord> = {}) => apiKeyRecord({ id, name: id, prefix: 'sy-x', hash: id, createdAt: new Date(0), ...changes });
 
-function population(keys: ApiKeyRecord[], keylessCallsAllowed = false, now = () => 1_000_000) {
+function population(keys: ApiKeyRecord[], now = () => 1_000_000) {
   let lists = 0;
   const store = {
     list: async () => {
@@ -13,34 +14,35 @@ function population(keys: ApiKeyRecord[], keylessCallsAllowed = false, now = () 
       return keys;
     },
   };
-  return { population: new KeyPopulation(store, keylessCallsAllowed, now), lists: () => lists };
+  return { population: new KeyPopulation(store, now), lists: () => lists };
 }
 
-describe('who may call, for the circuit breakers', () => {
-  it('is a single caller with no key (open access) or one active key', async () => {
-    expect(await population([]).population.severalCallers()).toBe(false);
-    expect(await population([key('a')]).population.severalCallers()).toBe(false);
+describe('who else may call, for the circuit breakers', () => {
+  it('is no one besides the only active key, and no one besides keyless calls while no key exists', async () => {
+    expect(await population([]).population.othersBesides(keylessCaller)).toBe(false);
+    expect(await population([key('a')]).population.othersBesides('a')).toBe(false);
   });
 
   it('counts neither revoked nor expired keys', async () => {
     const keys = [key('a'), key('revoked', { revokedAt: new Date(0) }), key('expired', { expiresAt: new Date(999_999) })];
-    expect(await population(keys).population.severalCallers()).toBe(false);
-    expect(await population([...keys, key('b', { expiresAt: new Date(2_000_000) })]).population.severalCallers()).toBe(true);
+    expect(await population(keys).population.othersBesides('a')).toBe(false);
+    expect(await population([...keys, key('b', { expiresAt: new Date(2_000_000) })]).population.othersBesides('a')).toBe(true);
   });
 
-  it('counts keyless calls as one more caller when they are always let in', async () => {
-    expect(await population([key('a')], true).population.severalCallers()).toBe(true);
+  it('takes any active key as someone besides keyless calls, but keyless calls never as someone besides a key', async () => {
+    expect(await population([key('a')]).population.othersBesides(keylessCaller)).toBe(true);
+    expect(await population([key('a')]).population.othersBesides('a')).toBe(false);
   });
 
   it('answers from its count for a few seconds, then asks the store again', async () => {
     let now = 0;
-    const { population: counted, lists } = population([key('a'), key('b')], false, () => now);
-    expect(await counted.severalCallers()).toBe(true);
+    const { population: counted, lists } = population([key('a'), key('b')], () => now);
+    expect(await counted.othersBesides('a')).toBe(true);
     now = 4_999;
-    expect(counted.severalCallers()).toBe(true);
+    expect(counted.othersBesides('a')).toBe(true);
     expect(lists()).toBe(1);
     now = 5_000;
-    expect(await counted.severalCallers()).toBe(true);
+    expect(await counted.othersBesides('a')).toBe(true);
     expect(lists()).toBe(2);
   });
 });

@@ -8,7 +8,7 @@ import { createSseReader } from '../upstream/sse-reader.js';
 import { upstreamTransportError, type UpstreamResponse } from '../upstream/upstream-client.js';
 import type { StreamedCallScope } from '../call/streamed-call-scope.js';
 import { DeliveredText } from '../tokens/delivered-text.js';
-import { isUpstreamErrorEvent } from '../upstream/upstream-error-event.js';
+import { createErrorEventScrubber } from '../upstream/error-event-scrubber.js';
 import { scrubUpstreamText } from '../providers/scrub-upstream-error.js';
 import { createSseEventSplitter } from './sse-event-splitter.js';
 
@@ -44,12 +44,12 @@ export async function* relayStream(
   outcome: RelayOutcome = { failed: false },
 ): ChunkStream {
   const delivered = new DeliveredText({ carriesText: context.format.streamEventCarriesText, textOf: context.format.streamEventText });
-  // Set when a chunk completed an error event: the upstream's own text, scrubbed before it is relayed.
-  let errorEventInChunk = false;
+  // The upstream's error events hold its own text: scrubbed, whole, before they are relayed.
+  const scrubber = createErrorEventScrubber((text) => scrubUpstreamText(text, context.route.target));
   const reader = createSseReader((event) => {
     tap.observe(event.event, event.data);
     if (!scope.clientHasLeft) delivered.add(event.data);
-    if (isUpstreamErrorEvent(event.event, event.data)) errorEventInChunk = true;
+    scrubber.observe(event.event, event.data);
   });
   const filter = dropUsageChunk ? createUsageChunkFilter() : undefined;
   const chunks = response.body.chunks();
@@ -68,12 +68,9 @@ export async function* relayStream(
         started = true;
       }
       reader.push(chunk);
-      let relayed = filter === undefined ? chunk : filter.push(chunk);
+      const filtered = filter === undefined ? chunk : filter.push(chunk);
+      const relayed = filtered === undefined ? undefined : scrubber.push(filtered);
       if (relayed === undefined) continue;
-      if (errorEventInChunk) {
-        errorEventInChunk = false;
-        relayed = textEncoder.encode(scrubUpstreamText(Buffer.from(relayed).toString('utf8'), context.route.target));
-      }
       sentAnything = true;
       scope.commit();
       handedOver = true;
@@ -81,7 +78,7 @@ export async function* relayStream(
       handedOver = false;
     }
     reader.flush();
-    const rest = filter?.flush();
+    const rest = scrubber.end(filter?.flush());
     if (rest !== undefined) yield rest;
   } catch (error) {
     if (!sentAnything) {

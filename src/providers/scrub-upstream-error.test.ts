@@ -36,3 +36,33 @@ describe('scrubbing an upstream error', () => {
     expect(scrubbed).toMatchObject({ status: 429, retryAfterSeconds: 3, upstreamType: 'rate_limit_error', upstreamStatus: 429 });
   });
 });
+
+describe('what scrubbing leaves alone and what it finds', () => {
+  const shortHost = (hostname: string): UpstreamTarget => ({ ...target, baseUrl: `http://${hostname}:8000/v1`, headers: {} });
+
+  it('replaces a short host only as a whole name, never inside words', () => {
+    expect(scrubUpstreamText('rapid failure at api:8000, api down; see the api. docs', shortHost('api'))).toBe('rapid failure at [upstream host], [upstream host] down; see the [upstream host]. docs');
+    expect(scrubUpstreamText('fulfillment by llm failed (llm-proxy, llm.internal)', shortHost('llm'))).toBe('fulfillment by [upstream host] failed (llm-proxy, llm.internal)');
+  });
+
+  it('removes unbracketed IPv6 addresses, internal host:port names, bearer tokens and JWTs', () => {
+    const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJnYXRld2F5In0.c2lnbmF0dXJlX2hlcmU';
+    const text = scrubUpstreamText(`connect ECONNREFUSED ::1:443; peer fd00::5 and 2001:db8:0:0:0:0:0:1; via lb.svc.cluster.local:8080 with Bearer abc.DEF-123_xyz and token ${jwt}`, target);
+    for (const leaked of ['::1', 'fd00', '2001:db8', 'cluster.local', '8080', 'abc.DEF-123_xyz', jwt.slice(0, 20)]) expect(text).not.toContain(leaked);
+    expect(text).toContain('Bearer [credential]');
+  });
+
+  it('leaves ordinary text with colons and dots as it is', () => {
+    const ordinary = 'Error::Parse at 12:30:45 in std::vector and Face::Bad; see main.py:42 and e.g. section 3.2: retry in 2.5s; ratio 16:9; MAC aa:bb:cc:dd:ee:ff; Bearer authentication failed; llama3.1:70b';
+    expect(scrubUpstreamText(ordinary, target)).toBe(ordinary);
+  });
+
+  it('takes secrets only from auth-like header names, so ordinary header values stay readable', () => {
+    const withHeaders: UpstreamTarget = {
+      ...target,
+      headers: { 'anthropic-version': '2023-06-01', 'OpenAI-Beta': 'assistants=v2', 'X-Goog-Api-Key': 'goog-value-123', 'x-auth-scope': 'scope-secret-9', Authorization: 'Bearer bearer-value-77' },
+    };
+    const text = scrubUpstreamText('version 2023-06-01 with assistants=v2 refused goog-value-123, scope-secret-9 and bearer-value-77', withHeaders);
+    expect(text).toBe('version 2023-06-01 with assistants=v2 refused [credential], [credential] and [credential]');
+  });
+});

@@ -1,5 +1,6 @@
 import type { CircuitBreakerConfig } from '../config/config-schema.js';
 import type { CatalogRoute } from '../catalog/model-catalog.js';
+import { keylessCaller } from '../keys/keyless-caller.js';
 
 export type CircuitState = 'closed' | 'open' | 'half_open';
 
@@ -18,37 +19,58 @@ export interface RouteCircuit {
 }
 
 interface Breaker {
+  /** Failures in a row, whoever met them (as shown). */
   consecutiveFailures: number;
-  /** The caller of the first failure in the current run of failures. */
-  firstCaller: string | undefined;
-  /** Whether the current run of failures came from more than one caller. */
-  severalCallers: boolean;
+  /** Each caller's failures in the current run. */
+  failuresByCaller: Map<string, number>;
   openedAt: number | undefined;
   /** Half-open with its one trial call running: every other call skips the route. */
   trialRunning: boolean;
+  /** Callers whose trial failed since the breaker last opened: the next trial goes to someone else. */
+  failedTrialCallers: Set<string>;
+}
+
+/** A call let through a route's breaker, handed back when it ends. */
+export interface Admission {
+  /** A key id, or one name for every keyless call. */
+  readonly caller: string;
+  /** Whether it is the one trial of a half-open breaker. */
+  readonly trial: boolean;
 }
 
 /**
- * Who may call the gateway, as far as the breakers need to know: whether more than one caller
- * (API key, or keyless calls counted as one caller) can reach it. Answered from a cache when it
- * can be, else by a promise (a look at the key store).
+ * Who may call the gateway, as far as the breakers need to know: whether a caller other than
+ * `caller` can reach it (an active key; keyless calls do not count beside a key, since its holder
+ * can make them too). Answered from a cache when it can be, else by a promise (a look at the key
+ * store).
  */
 export interface CallerPopulation {
-  severalCallers(): boolean | Promise<boolean>;
+  othersBesides(caller: string): boolean | Promise<boolean>;
 }
 
 /** A gateway with a single caller: its failures alone may open a breaker. */
-export const singleCaller: CallerPopulation = { severalCallers: () => false };
+export const singleCaller: CallerPopulation = { othersBesides: () => false };
 
 /**
  * A circuit breaker per route (provider and upstream model), held in this process: every instance
  * learns on its own that a route fails. Routes are keyed by what they call, not by the public
  * model, so two models sharing an upstream model share its breaker; the state outlives reloads.
  *
- * One caller must not be able to shut a route for everyone else: while several callers can reach
- * the gateway, a run of failures opens the breaker only when it came from at least two of them
- * (so one key whose requests make the upstream fail never opens it alone). With a single caller
- * (one active key, or open access with no key), its own failures are all there is to go by.
+ * One caller must not be able to shut a route for everyone else, since the upstream may fail only
+ * for what that caller sends:
+ * - a run of failures opens the breaker when they came from at least two keys, each counting for
+ *   at most half of `consecutive_failures` (rounded up): no key makes up the run alone, or by
+ *   adding a few failures of an accomplice. Keyless calls are not counted beside keys: anyone
+ *   may make them, a key's holder included.
+ * - a caller with no one else to shut out (the only active key, or keyless calls while no key
+ *   exists) opens it with `consecutive_failures` failures of its own.
+ * - after the cool-down one trial call is let through; its success closes the breaker. Its
+ *   failure shuts the route for another cool-down only when a trial of another key failed too
+ *   since it opened, or when no one else can call; otherwise the breaker stays half-open and that
+ *   caller gets no further trial until it reopens or closes, so one key cannot hold it shut by
+ *   taking every trial.
+ * - a call that was already under way when the breaker opened tells nothing new when it fails,
+ *   and leaves the cool-down as it was.
  */
 export class CircuitBreakers {
   private readonly breakers = new Map<string, Breaker>();
@@ -59,18 +81,18 @@ export class CircuitBreakers {
   ) {}
 
   /**
-   * Whether a call may try the route now. An open breaker past its cool-down turns half-open and
-   * admits this call as its trial; the caller must then report the trial's end.
+   * Whether `caller` may try the route now: an admission, or undefined to skip the route. An open
+   * breaker past its cool-down turns half-open and admits this call as its trial; every admission
+   * must then be handed back with the call's end (`succeeded`, `failed` or `released`).
    */
-  admit(route: CatalogRoute, config: CircuitBreakerConfig): boolean {
+  admit(route: CatalogRoute, config: CircuitBreakerConfig, caller: string): Admission | undefined {
     // Every call asks; while no route has failed there is nothing to look up (no key to build).
-    if (!config.enabled || this.breakers.size === 0) return true;
+    if (!config.enabled || this.breakers.size === 0) return { caller, trial: false };
     const breaker = this.breakers.get(keyOf(route));
-    if (breaker?.openedAt === undefined) return true;
-    if (breaker.trialRunning) return false;
-    if (this.now() < breaker.openedAt + config.cooldown_ms) return false;
+    if (breaker?.openedAt === undefined) return { caller, trial: false };
+    if (breaker.trialRunning || this.now() < breaker.openedAt + config.cooldown_ms || breaker.failedTrialCallers.has(caller)) return undefined;
     breaker.trialRunning = true;
-    return true;
+    return { caller, trial: true };
   }
 
   /** The upstream answered (even with a client error): the route works. */
@@ -79,47 +101,60 @@ export class CircuitBreakers {
   }
 
   /**
-   * The upstream failed in a way that says it is unwell (unreachable, 5xx, 429), on a call made by
-   * `caller` (a key id, or one name for every keyless call).
+   * The upstream failed in a way that says it is unwell: unreachable, 5xx, 429, or the gateway's
+   * own credential refused (401, 403).
    */
-  failed(route: CatalogRoute, config: CircuitBreakerConfig, caller: string): void {
+  failed(route: CatalogRoute, config: CircuitBreakerConfig, admission: Admission): void {
     if (!config.enabled) return;
     const key = keyOf(route);
-    const breaker = this.breakers.get(key) ?? { consecutiveFailures: 0, firstCaller: undefined, severalCallers: false, openedAt: undefined, trialRunning: false };
+    const breaker = this.breakers.get(key) ?? { consecutiveFailures: 0, failuresByCaller: new Map(), openedAt: undefined, trialRunning: false, failedTrialCallers: new Set() };
     this.breakers.set(key, breaker);
+    if (breaker.openedAt !== undefined) {
+      if (admission.trial) this.trialFailed(key, breaker, admission.caller);
+      return;
+    }
     breaker.consecutiveFailures++;
-    if (breaker.firstCaller === undefined) breaker.firstCaller = caller;
-    else if (breaker.firstCaller !== caller) breaker.severalCallers = true;
-    // A failed trial reopens at once: the route was already found failing by several callers.
-    const trial = breaker.trialRunning;
+    const own = (breaker.failuresByCaller.get(admission.caller) ?? 0) + 1;
+    breaker.failuresByCaller.set(admission.caller, own);
+    if (failedForSeveralKeys(breaker.failuresByCaller, config.consecutive_failures)) {
+      this.open(breaker);
+      return;
+    }
+    if (own < config.consecutive_failures) return;
+    this.openIfAlone(key, breaker, admission.caller, undefined);
+  }
+
+  /** A trial failed: the route is shut again if another key's trial failed too, or if no one else can call. */
+  private trialFailed(key: string, breaker: Breaker, caller: string): void {
     breaker.trialRunning = false;
-    if (trial || breaker.openedAt !== undefined) {
-      breaker.openedAt = this.now();
-      return;
-    }
-    if (breaker.consecutiveFailures < config.consecutive_failures) return;
-    if (breaker.severalCallers) {
-      breaker.openedAt = this.now();
-      return;
-    }
-    const several = this.population.severalCallers();
-    if (several === false) breaker.openedAt = this.now();
-    else if (several !== true) void several.then((answer) => this.openForSingleCaller(key, breaker, answer), () => {});
+    breaker.consecutiveFailures++;
+    breaker.failedTrialCallers.add(caller);
+    if (keysAmong(breaker.failedTrialCallers) >= 2) this.open(breaker);
+    else this.openIfAlone(key, breaker, caller, breaker.openedAt);
   }
 
   /**
-   * The store said who may call after a run of one caller's failures: with no one else to shut
-   * out, the run opens the breaker, unless the route has recovered (or opened) in the meantime.
+   * Opens the breaker on `caller`'s failures once the store says no one else can call, unless the
+   * route has recovered, or opened (again) since `openedAt`, in the meantime.
    */
-  private openForSingleCaller(key: string, breaker: Breaker, severalCallers: boolean): void {
-    if (severalCallers || this.breakers.get(key) !== breaker || breaker.openedAt !== undefined) return;
+  private openIfAlone(key: string, breaker: Breaker, caller: string, openedAt: number | undefined): void {
+    const others = this.population.othersBesides(caller);
+    const openUnlessOthers = (othersCall: boolean): void => {
+      if (!othersCall && this.breakers.get(key) === breaker && breaker.openedAt === openedAt) this.open(breaker);
+    };
+    if (typeof others === 'boolean') openUnlessOthers(others);
+    else void others.then(openUnlessOthers, () => {});
+  }
+
+  private open(breaker: Breaker): void {
     breaker.openedAt = this.now();
+    breaker.failedTrialCallers.clear();
   }
 
   /** An attempt that ended without telling anything about the route (the client went away). */
-  released(route: CatalogRoute): void {
+  released(route: CatalogRoute, admission: Admission): void {
     const breaker = this.breakers.get(keyOf(route));
-    if (breaker !== undefined) breaker.trialRunning = false;
+    if (breaker !== undefined && admission.trial) breaker.trialRunning = false;
   }
 
   /** Seconds until the first of `routes` lets a call through again, for `retry-after`. */
@@ -159,4 +194,24 @@ export class CircuitBreakers {
 
 function keyOf(route: CatalogRoute): string {
   return `${route.target.providerName}\u0000${route.target.model}`;
+}
+
+/**
+ * Whether a run of failures came from at least two keys and reaches `threshold` with each key
+ * counted for at most half of it (rounded up). Keyless failures do not count: anyone may make them.
+ */
+function failedForSeveralKeys(failuresByCaller: ReadonlyMap<string, number>, threshold: number): boolean {
+  const share = Math.ceil(threshold / 2);
+  let keys = 0;
+  let counted = 0;
+  for (const [caller, failures] of failuresByCaller) {
+    if (caller === keylessCaller) continue;
+    keys++;
+    counted += Math.min(failures, share);
+  }
+  return keys >= 2 && counted >= threshold;
+}
+
+function keysAmong(callers: ReadonlySet<string>): number {
+  return [...callers].filter((caller) => caller !== keylessCaller).length;
 }

@@ -1,9 +1,7 @@
+import { keylessCaller } from '../keys/keyless-caller.js';
 import type { RoutingSettings } from '../catalog/catalog-snapshot.js';
 import type { CircuitBreakers } from './circuit-breaker.js';
 import type { FallbackPolicy } from './run-with-fallback.js';
-
-/** What a keyless call (open access) is known as to the circuit breakers: one caller for them all. */
-export const keylessCaller = 'keyless';
 
 /**
  * The retry, retry-after and circuit-breaker rules of a routing snapshot, as every endpoint applies

@@ -7,7 +7,7 @@ import { runWithFallback, type FallbackPolicy } from './run-with-fallback.js';
 
 const route: CatalogRoute = { target: { providerName: 'vendor', kind: 'openai', baseUrl: 'http://127.0.0.1:1/v1', model: 'm' }, timeoutMs: undefined };
 const config = { enabled: true, consecutive_failures: 2, cooldown_ms: 60_000 };
-const several = { severalCallers: () => true };
+const several = { othersBesides: () => true };
 
 /** One call by `caller` whose only attempt fails with `error`. */
 async function failOnce(breakers: CircuitBreakers, caller: string, error: GatewayError): Promise<void> {
@@ -22,6 +22,8 @@ describe('what a failed attempt tells the circuit breaker', () => {
     ['a 503', upstreamStatusError(503, 'overloaded')],
     ['a 429 from the provider', upstreamStatusError(429, 'slow down')],
     ['a refused credential', upstreamStatusError(401, 'bad key')],
+    ['a forbidden credential', upstreamStatusError(403, 'no access')],
+    ['a 502', upstreamStatusError(502, 'bad gateway')],
   ])('counts %s from two keys', async (_name, error) => {
     const breakers = new CircuitBreakers(Date.now, several);
     await failOnce(breakers, 'key_a', error);
@@ -32,6 +34,9 @@ describe('what a failed attempt tells the circuit breaker', () => {
   it.each([
     ['a time-out', new GatewayError('upstream_timeout', 'The upstream did not answer in time.')],
     ['a 400 the request caused', upstreamStatusError(400, 'bad request')],
+    ['a 404 the request caused', upstreamStatusError(404, 'no such model')],
+    ['a 413 the request caused', upstreamStatusError(413, 'too large')],
+    ['a 422 the request caused', upstreamStatusError(422, 'unprocessable')],
     ['an answer too large', new GatewayError('upstream_answer_too_large', 'too large')],
     ['an answer that cannot be read', new GatewayError('upstream_malformed_answer', 'cut short')],
   ])('never counts %s', async (_name, error) => {

@@ -2,7 +2,7 @@ import { GatewayError, toGatewayError } from '../errors/gateway-error.js';
 import type { CatalogRoute } from '../catalog/model-catalog.js';
 import type { AbortScope } from '../call/abort-scope.js';
 import type { CircuitBreakerConfig } from '../config/config-schema.js';
-import type { CircuitBreakers } from './circuit-breaker.js';
+import type { Admission, CircuitBreakers } from './circuit-breaker.js';
 
 export interface FallbackPolicy {
   /** Attempts on one route before moving to the next. */
@@ -49,7 +49,8 @@ export async function runWithFallback<Outcome>(
   for (const route of routes) {
     for (let attemptNumber = 1; attemptNumber <= policy.attemptsPerRoute; attemptNumber++) {
       if (signal.aborted) throw new GatewayError('upstream_timeout', 'The client went away.');
-      if (breakers !== undefined && !breakers.state.admit(route, breakers.config)) break;
+      const admission = breakers?.state.admit(route, breakers.config, breakers.caller);
+      if (breakers !== undefined && admission === undefined) break;
       let outcome: Outcome;
       try {
         outcome = await attempt(route);
@@ -57,11 +58,11 @@ export async function runWithFallback<Outcome>(
         const error = toGatewayError(thrown);
         if (error.code === 'upstream_busy') {
           // Nothing was sent: not an upstream failure, and no use retrying the same route now.
-          breakers?.state.released(route);
+          if (admission !== undefined) breakers?.state.released(route, admission);
           lastError = error;
           break;
         }
-        if (breakers !== undefined) noteFailure(breakers, route, error, signal);
+        if (breakers !== undefined && admission !== undefined) noteFailure(breakers, route, admission, error, signal);
         onFailure({ route, attempt: attemptNumber, error });
         if (!error.retryable) throw error;
         lastError = error;
@@ -91,11 +92,11 @@ export async function runWithFallback<Outcome>(
  * request's own doing (a long generation, a huge answer asked for), and a client that went away
  * says nothing: those leave the breaker as it was.
  */
-function noteFailure(breakers: NonNullable<FallbackPolicy['breakers']>, route: CatalogRoute, error: GatewayError, signal: AbortScope): void {
-  if (signal.aborted) breakers.state.released(route);
-  else if (saysUpstreamUnwell(error)) breakers.state.failed(route, breakers.config, breakers.caller);
+function noteFailure(breakers: NonNullable<FallbackPolicy['breakers']>, route: CatalogRoute, admission: Admission, error: GatewayError, signal: AbortScope): void {
+  if (signal.aborted) breakers.state.released(route, admission);
+  else if (saysUpstreamUnwell(error)) breakers.state.failed(route, breakers.config, admission);
   else if (error.upstreamStatus !== undefined) breakers.state.succeeded(route);
-  else breakers.state.released(route);
+  else breakers.state.released(route, admission);
 }
 
 function saysUpstreamUnwell(error: GatewayError): boolean {

@@ -47,4 +47,21 @@ describe('who open access takes a keyless call from', () => {
     expect(verdict({ host: 'ai.example.com', origin: 'https://attacker.example' }, false)).toBe('refused');
     expect(verdict({ host: 'ai.example.com', 'sec-fetch-site': 'cross-site' }, false)).toBe('refused');
   });
+
+  it('takes pages on this machine only when the gateway is reached on loopback too', () => {
+    for (const origin of ['http://localhost:3000', 'http://127.0.0.1:8787', 'http://[::1]:3000']) {
+      expect(verdict({ host: 'ai.example.com', origin }, false), origin).toBe('refused');
+      expect(verdict({ host: 'localhost:8787', origin }, false), origin).toBe('accepted');
+    }
+  });
+
+  it("takes the gateway's own origin whether or not the Host names the scheme's default port", () => {
+    expect(verdict({ host: 'ai.example.com:443', origin: 'https://ai.example.com' }, false)).toBe('accepted');
+    expect(verdict({ host: 'ai.example.com:80', origin: 'http://ai.example.com' }, false)).toBe('accepted');
+    expect(verdict({ host: 'AI.example.com', origin: 'https://ai.example.com:443' }, false)).toBe('accepted');
+    expect(verdict({ host: 'ai.example.com:80', origin: 'https://ai.example.com' }, false)).toBe('refused');
+    expect(verdict({ host: 'ai.example.com:443', origin: 'http://ai.example.com' }, false)).toBe('refused');
+    expect(verdict({ host: 'ai.example.com', origin: 'https://ai.example.com:8443' }, false)).toBe('refused');
+    expect(verdict({ host: 'ai.example.com:8443', origin: 'https://ai.example.com' }, false)).toBe('refused');
+  });
 });

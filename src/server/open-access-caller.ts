@@ -17,7 +17,7 @@ import type { HeaderSource } from './request-headers.js';
  */
 export function assertOpenAccessCaller(headers: HeaderSource, loopbackHostOnly: boolean): void {
   const host = headers.get('host') ?? '';
-  if (loopbackHostOnly && !isLoopbackHostname(hostnameOf(host))) {
+  if (loopbackHostOnly && !isLoopbackHostname(hostAndPort(host).hostname)) {
     throw new GatewayError(
       'permission_denied',
       'Calls without an API key are accepted only under a loopback Host (localhost, 127.x or [::1]) until the first key exists. Send an API key (create one with `switchyard keys create`).',
@@ -29,9 +29,12 @@ export function assertOpenAccessCaller(headers: HeaderSource, loopbackHostOnly: 
 }
 
 /**
- * No `Origin` (not a browser, or a same-origin GET); the gateway's own origin (its console); or a
- * page on this machine (a loopback host name, any port), which is the same site for a gateway
- * reached on loopback. `null` (a sandboxed frame, a file) and anything unreadable are refused.
+ * No `Origin` (not a browser, or a same-origin GET); the gateway's own origin (its console), its
+ * port compared with the scheme's default filled in, since a proxy may write `Host: x:443` for
+ * `https://x`; or, for a gateway reached on loopback only, a page on this machine (a loopback host
+ * name, any port), which is then the same site. Under a public name a loopback page is another
+ * site: anything running on the visitor's machine could send it. `null` (a sandboxed frame, a
+ * file) and anything unreadable are refused.
  */
 function originMayCall(origin: string | null, host: string): boolean {
   if (origin === null) return true;
@@ -41,22 +44,34 @@ function originMayCall(origin: string | null, host: string): boolean {
   } catch {
     return false;
   }
-  if (parsed.host.toLowerCase() === host.trim().toLowerCase()) return true;
-  return isLoopbackHostname(parsed.hostname);
+  const called = hostAndPort(host);
+  if (isLoopbackHostname(called.hostname)) return isLoopbackHostname(parsed.hostname);
+  const originPort = parsed.port === '' ? defaultPorts[parsed.protocol] : parsed.port;
+  const calledPort = called.port ?? defaultPorts[parsed.protocol];
+  return stripBrackets(parsed.hostname.toLowerCase()) === called.hostname && originPort !== undefined && originPort === calledPort;
 }
 
-/** The name in a `Host` header or a URL's hostname, without its port; an IPv6 literal keeps no brackets. */
-function hostnameOf(host: string): string {
+/** The port a browser leaves out of an origin it sends. */
+const defaultPorts: Readonly<Record<string, string>> = { 'http:': '80', 'https:': '443' };
+
+/** The name in a `Host` header (lower case, an IPv6 literal without its brackets) and its port, when it names one. */
+function hostAndPort(host: string): { readonly hostname: string; readonly port: string | undefined } {
   const trimmed = host.trim().toLowerCase();
   if (trimmed.startsWith('[')) {
     const end = trimmed.indexOf(']');
-    return end === -1 ? trimmed : trimmed.slice(1, end);
+    if (end === -1) return { hostname: trimmed, port: undefined };
+    const rest = trimmed.slice(end + 1);
+    return { hostname: trimmed.slice(1, end), port: rest.startsWith(':') ? rest.slice(1) : undefined };
   }
   const colon = trimmed.indexOf(':');
-  return colon === -1 ? trimmed : trimmed.slice(0, colon);
+  return colon === -1 ? { hostname: trimmed, port: undefined } : { hostname: trimmed.slice(0, colon), port: trimmed.slice(colon + 1) };
+}
+
+function stripBrackets(name: string): string {
+  return name.replace(/^\[(.*)\]$/, '$1');
 }
 
 function isLoopbackHostname(name: string): boolean {
-  const bare = name.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  const bare = stripBrackets(name.toLowerCase());
   return bare === 'localhost' || bare === '::1' || (isIPv4(bare) && bare.startsWith('127.'));
 }

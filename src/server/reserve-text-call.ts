@@ -1,5 +1,5 @@
 import { withOutputCapHint } from '../budgets/budget-refusal.js';
-import { outputBound, ownOutputCapFields } from '../budgets/output-bound.js';
+import { outputBound } from '../budgets/output-bound.js';
 import { unpricedChargeIn } from '../budgets/unpriced-charge.js';
 import { unpricedModelRefusal } from '../budgets/unpriced-model-refusal.js';
 import { uncappedOutputTokens, worstTextCostNanoUsd } from '../budgets/worst-case-cost.js';
@@ -9,6 +9,7 @@ import { priceAt } from '../catalog/pricing/price-schedule.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { FormatName } from '../ir/format-name.js';
 import type { CallLimits } from '../limits/key-limits.js';
+import { ownOutputCapFields } from '../wire/output-cap-fields.js';
 
 /** What a text call's reservation is worked out from. */
 export interface TextCallToReserve {

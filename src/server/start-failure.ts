@@ -42,6 +42,10 @@ export function listenStartFailure(host: string, port: number, error: unknown): 
 export function innermostMessage(error: unknown): string {
   let current: unknown = error;
   for (let depth = 0; depth < 8 && current instanceof Error && current.cause instanceof Error; depth += 1) current = current.cause;
-  const message = current instanceof Error ? current.message : String(current);
+  return oneLine(current instanceof Error ? current.message : String(current));
+}
+
+/** A message of several lines as one, for a terminal line or a log line. */
+export function oneLine(message: string): string {
   return message.replace(/\s*\n\s*/g, ' ').trim();
 }

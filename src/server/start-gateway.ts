@@ -117,6 +117,9 @@ async function startOnStorage(config: GatewayConfig, options: StartOptions, stor
   };
   const catalog = new LiveCatalog(await catalogSnapshot(config, await simulatorUrlFor(config)));
   warnOfUnpricedModels(catalog.current(), logger);
+  if (config.metrics.require_admin_key === true) {
+    logger.warn('metrics.require_admin_key is deprecated and may be removed: GET /metrics needs an admin key unless metrics.public is true, so drop the line');
+  }
   const verifier = new ApiKeyVerifier(storage.keys);
   const keyUses = new KeyUseRecorder(storage.keys, logger);
   const ledger = new LedgerWriter(storage.ledger, logger);
@@ -125,7 +128,7 @@ async function startOnStorage(config: GatewayConfig, options: StartOptions, stor
   opened.push(() => keyLimits.close());
   const budgets = keyLimits.budgets;
   // One key's failing calls never shut a route for the others: see CircuitBreakers.
-  const circuitBreakers = new CircuitBreakers(Date.now, new KeyPopulation(storage.keys, openAccessMode(config) === 'always'));
+  const circuitBreakers = new CircuitBreakers(Date.now, new KeyPopulation(storage.keys));
   const metrics = new GatewayMetrics({
     videoJobCounts: () => storage.videoJobs.countByStatus(),
     routeCircuits: () => {

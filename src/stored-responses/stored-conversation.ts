@@ -1,5 +1,6 @@
 import { GatewayError } from '../errors/gateway-error.js';
 import type { ResponseStore, StoredResponseRecord } from '../storage/ports.js';
+import { keylessCaller } from '../keys/keyless-caller.js';
 
 /**
  * What is kept of a stored response: the object the client received, and the whole conversation
@@ -59,16 +60,13 @@ function asInputItems(input: unknown): unknown[] {
   return Array.isArray(input) ? input : [];
 }
 
-/** What keyless calls (open access) store their responses under, in place of a key id. */
-const keylessOwner = 'keyless';
-
 /**
  * Where a key's stored response is kept. Response ids are the upstream's, and an upstream (a
  * compatible server, a proxy, a replay) may give two keys' answers the same one: stored under the
  * id alone, one key's answer would replace the other's. Key ids hold no `/`, so keys never meet.
  */
 export function storedResponseKey(keyId: string | null, responseId: string): string {
-  return `${keyId ?? keylessOwner}/${responseId}`;
+  return `${keyId ?? keylessCaller}/${responseId}`;
 }
 
 /** The response `responseId` that `keyId` stored, if it is still kept; another key's is never found. */

@@ -100,11 +100,86 @@ describe('a key with a budget', () => {
     expect(served.content.length).toBeGreaterThan(0);
   });
 
+  it("is refused chat audio output (modalities with 'audio', or an audio field) with a 400 naming the field, nothing sent or charged", async () => {
+    const { id, openai } = await budgeted();
+    const before = simulator.received;
+    const withModalities = (await openai.chat.completions
+      .create({ model: 'tier-gpt', max_tokens: 10, modalities: ['text', 'audio'], audio: { voice: 'alloy', format: 'wav' }, messages: [{ role: 'user', content: 'say hi' }] })
+      .catch((error: unknown) => error)) as OpenAIError;
+    expect(withModalities.status).toBe(400);
+    expect(withModalities.error).toMatchObject({ type: 'invalid_request_error', param: 'modalities' });
+    expect(withModalities.message).toContain('budget');
+    const audioOnly = (await openai.chat.completions
+      .create({ model: 'tier-gpt', max_tokens: 10, audio: { voice: 'alloy', format: 'mp3' }, messages: [{ role: 'user', content: 'say hi' }] })
+      .catch((error: unknown) => error)) as OpenAIError;
+    expect(audioOnly.status).toBe(400);
+    expect(audioOnly.error).toMatchObject({ param: 'audio' });
+    await nothingSentOrCharged(id, before);
+  });
+
+  it('is refused a background Responses call, which generates on upstream after the stream is cut, with a 400 naming background', async () => {
+    const { id, openai } = await budgeted();
+    const before = simulator.received;
+    const refused = (await openai.responses.create({ model: 'tier-gpt', max_output_tokens: 16, background: true, input: 'hi' }).catch((error: unknown) => error)) as OpenAIError;
+    expect(refused.status).toBe(400);
+    expect(refused.error).toMatchObject({ type: 'invalid_request_error', param: 'background' });
+    const streamed = (await openai.responses.create({ model: 'tier-gpt', max_output_tokens: 16, background: true, stream: true, input: 'hi' }).catch((error: unknown) => error)) as OpenAIError;
+    expect(streamed.status).toBe(400);
+    expect(streamed.error).toMatchObject({ param: 'background' });
+    await nothingSentOrCharged(id, before);
+  });
+
+  it('is refused a stored prompt or a server-side conversation on Responses, whose input the body does not hold, with a 400 naming the field', async () => {
+    const { id, openai } = await budgeted();
+    const before = simulator.received;
+    const prompt = (await openai.responses.create({ model: 'tier-gpt', max_output_tokens: 16, prompt: { id: 'pmpt_0123', variables: { city: 'Paris' } } }).catch((error: unknown) => error)) as OpenAIError;
+    expect(prompt.status).toBe(400);
+    expect(prompt.error).toMatchObject({ type: 'invalid_request_error', param: 'prompt' });
+    const conversation = (await openai.responses.create({ model: 'tier-gpt', max_output_tokens: 16, conversation: 'conv_0123', input: 'and then?' }).catch((error: unknown) => error)) as OpenAIError;
+    expect(conversation.status).toBe(400);
+    expect(conversation.error).toMatchObject({ param: 'conversation' });
+    const conversationObject = (await openai.responses.create({ model: 'tier-gpt', max_output_tokens: 16, conversation: { id: 'conv_0123' }, input: 'and then?' }).catch((error: unknown) => error)) as OpenAIError;
+    expect(conversationObject.error).toMatchObject({ param: 'conversation' });
+    await nothingSentOrCharged(id, before);
+  });
+
+  it("is refused a Messages service_tier other than 'auto' or 'standard_only' (a tier that may cost more) with a 400 naming service_tier", async () => {
+    const { id, anthropic } = await budgeted();
+    const before = simulator.received;
+    const body = { model: 'flat-claude', max_tokens: 10, service_tier: 'priority', messages: [{ role: 'user', content: 'hi' }] } as unknown as Anthropic.MessageCreateParamsNonStreaming;
+    const refused = (await anthropic.messages.create(body).catch((error: unknown) => error)) as AnthropicError;
+    expect(refused.status).toBe(400);
+    expect(refused.error).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
+    expect(refused.message).toContain('service_tier');
+    await nothingSentOrCharged(id, before);
+  });
+
+  it("is refused Messages fast mode (speed 'fast') and US-only inference (inference_geo 'us'), both billed above the model's price, with a 400 naming the field", async () => {
+    const { id, anthropic } = await budgeted();
+    const before = simulator.received;
+    for (const [field, value] of [['speed', 'fast'], ['inference_geo', 'us']] as const) {
+      const body = { model: 'flat-claude', max_tokens: 10, [field]: value, messages: [{ role: 'user', content: 'hi' }] } as Anthropic.MessageCreateParamsNonStreaming;
+      const refused = (await anthropic.messages.create(body).catch((error: unknown) => error)) as AnthropicError;
+      expect(refused.status).toBe(400);
+      expect(refused.message).toContain(field);
+      expect(refused.message).toContain('budget');
+    }
+    await nothingSentOrCharged(id, before);
+  });
+
   it("is served what the model's price covers: service_tier 'default' or 'flex', client tools, other betas", async () => {
     const { openai, anthropic } = await budgeted();
     await openai.chat.completions.create({ model: 'tier-gpt', max_tokens: 10, service_tier: 'flex', messages: [{ role: 'user', content: 'hi' }] });
     await openai.responses.create({ model: 'tier-gpt', max_output_tokens: 16, service_tier: 'default', tools: [{ type: 'function', name: 'f', parameters: {}, strict: false }], input: 'hi' });
     await anthropic.messages.create({ model: 'flat-claude', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }, { headers: { 'anthropic-beta': 'interleaved-thinking-2025-05-14' } });
+    // Anthropic's two tiers are billed at the model's price: 'auto' draws on capacity the
+    // organisation committed to beforehand, 'standard_only' never does.
+    for (const tier of ['auto', 'standard_only'] as const) {
+      await anthropic.messages.create({ model: 'flat-claude', max_tokens: 10, service_tier: tier, messages: [{ role: 'user', content: 'hi' }] });
+    }
+    await anthropic.messages.create({ model: 'flat-claude', max_tokens: 10, speed: 'standard', inference_geo: 'global', messages: [{ role: 'user', content: 'hi' }] });
+    await openai.chat.completions.create({ model: 'tier-gpt', max_tokens: 10, modalities: ['text'], messages: [{ role: 'user', content: 'hi' }] });
+    await openai.responses.create({ model: 'tier-gpt', max_output_tokens: 16, background: false, input: 'hi' });
   });
 });
 
@@ -114,5 +189,21 @@ describe('a key without a budget', () => {
     const openai = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: secret, maxRetries: 0 });
     const answer = await openai.chat.completions.create({ model: 'tier-gpt', max_tokens: 10, service_tier: 'priority', messages: [{ role: 'user', content: 'hi' }] });
     expect(answer.choices.length).toBe(1);
+  });
+
+  it('is served audio output, background calls, stored prompts, conversations and any Messages service_tier: each goes upstream as sent', async () => {
+    const { secret } = await insertLimitedKey(gateway.services.storage, {});
+    const openai = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: secret, maxRetries: 0 });
+    const anthropic = new Anthropic({ baseURL: gateway.url, apiKey: secret, maxRetries: 0 });
+    const before = simulator.received;
+    const audio = await openai.chat.completions.create({ model: 'tier-gpt', max_tokens: 10, modalities: ['text', 'audio'], audio: { voice: 'alloy', format: 'wav' }, messages: [{ role: 'user', content: 'say hi' }] });
+    expect(audio.choices.length).toBe(1);
+    const background = await openai.responses.create({ model: 'tier-gpt', max_output_tokens: 16, background: true, input: 'hi' });
+    expect(background.object).toBe('response');
+    await openai.responses.create({ model: 'tier-gpt', max_output_tokens: 16, prompt: { id: 'pmpt_0123' }, input: 'hi' });
+    await openai.responses.create({ model: 'tier-gpt', max_output_tokens: 16, conversation: 'conv_0123', input: 'hi' });
+    const body = { model: 'flat-claude', max_tokens: 10, service_tier: 'priority', messages: [{ role: 'user', content: 'hi' }] } as unknown as Anthropic.MessageCreateParamsNonStreaming;
+    await anthropic.messages.create(body);
+    expect(simulator.received).toBe(before + 5);
   });
 });

@@ -28,26 +28,59 @@ let secret: string;
 let upstreamHost: string;
 let refusedHost: string;
 let status = 400;
+/** How a stream's error event is cut into writes: whole, split inside the credential, without its closing blank line, or sharing a write with output. */
+let errorEventShape: 'whole' | 'split' | 'split-character' | 'unterminated' | 'shared' | 'vllm' = 'whole';
 
 /** The credential the request carried, echoed back with the upstream's address, as some servers do. */
 function leakyMessage(request: RecordedRequest): string {
-  const sent = String(request.headers.authorization ?? request.headers['x-api-key'] ?? request.headers['x-goog-api-key'] ?? '').replace(/^Bearer /, '');
-  return `Invalid value for 'temperature' (request with key ${sent} to http://${upstreamHost}/v1 failed on ${upstreamHost}; upstream localhost)`;
+  const sent = sentCredential(request);
+  return `Invalid value for 'temperature' (request with key ${sent} to http://${upstreamHost}/v1 failed on ${upstreamHost}; upstream localhost; réessayez)`;
 }
+
+/** Model output that holds a URL: it is the model's, and reaches the client as it was written. */
+const modelOutput = 'Docs at https://example.com/guide';
 
 /** A stream that starts, then carries the upstream's error event (chat's `data: {error}`, Messages' `event: error`). */
 function streamWithErrorEvent(request: RecordedRequest, message: string): FakeReply {
   const contentType = 'text/event-stream';
+  let first: string;
+  let errorEvent: string;
   if (request.path.includes('/images/generations')) {
     const partial = { type: 'image_generation.partial_image', b64_json: 'AAAA', created_at: 1, size: '1024x1024', quality: 'low', output_format: 'png', background: 'opaque', partial_image_index: 0 };
-    return { contentType, pieces: [`event: image_generation.partial_image\ndata: ${JSON.stringify(partial)}\n\n`, `event: error\ndata: ${JSON.stringify({ error: { message, type: 'server_error' } })}\n\n`], gapMs: 20 };
-  }
-  if (request.path.includes('/messages')) {
+    first = `event: image_generation.partial_image\ndata: ${JSON.stringify(partial)}\n\n`;
+    errorEvent = `event: error\ndata: ${JSON.stringify({ error: { message, type: 'server_error' } })}\n\n`;
+  } else if (request.path.includes('/messages')) {
     const start = { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'm', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } } };
-    return { contentType, pieces: [`event: message_start\ndata: ${JSON.stringify(start)}\n\n`, `event: error\ndata: ${JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message } })}\n\n`], gapMs: 20 };
+    first = `event: message_start\ndata: ${JSON.stringify(start)}\n\n`;
+    errorEvent = `event: error\ndata: ${JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message } })}\n\n`;
+  } else {
+    const chunk = { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { role: 'assistant', content: modelOutput }, finish_reason: null }] };
+    first = `data: ${JSON.stringify(chunk)}\n\n`;
+    // vLLM's error object has no `error` member: `{"object":"error", "message": …}`.
+    const payload = errorEventShape === 'vllm' ? { object: 'error', message, type: 'BadRequestError', param: null, code: 400 } : { error: { message, type: 'server_error' } };
+    errorEvent = `data: ${JSON.stringify(payload)}\n\n`;
   }
-  const chunk = { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { role: 'assistant', content: 'Hel' }, finish_reason: null }] };
-  return { contentType, pieces: [`data: ${JSON.stringify(chunk)}\n\n`, `data: ${JSON.stringify({ error: { message, type: 'server_error' } })}\n\n`], gapMs: 20 };
+  return { contentType, pieces: cutErrorEvent(first, errorEvent, sentCredential(request)), gapMs: 20 };
+}
+
+/** The writes of a stream whose second event is an error, cut as `errorEventShape` says. */
+function cutErrorEvent(first: string, errorEvent: string, credential: string): (string | Buffer)[] {
+  if (errorEventShape === 'split-character') {
+    // Cut inside the two bytes of `é`: each write alone holds half a character.
+    const bytes = Buffer.from(errorEvent);
+    const cut = bytes.indexOf(Buffer.from('é')) + 1;
+    return [first, bytes.subarray(0, cut), bytes.subarray(cut)];
+  }
+  if (errorEventShape === 'shared') return [first + errorEvent];
+  if (errorEventShape === 'unterminated') return [first, errorEvent.replace(/\n\n$/, '')];
+  if (errorEventShape === 'whole' || errorEventShape === 'vllm') return [first, errorEvent];
+  // The credential straddles the two writes: neither half matches a pattern on its own.
+  const cut = errorEvent.indexOf(credential) + Math.floor(credential.length / 2);
+  return [first, errorEvent.slice(0, cut), errorEvent.slice(cut)];
+}
+
+function sentCredential(request: RecordedRequest): string {
+  return String(request.headers.authorization ?? request.headers['x-api-key'] ?? request.headers['x-goog-api-key'] ?? '').replace(/^Bearer /, '');
 }
 
 function errorReply(request: RecordedRequest): FakeReply {
@@ -93,6 +126,7 @@ afterAll(async () => {
 
 beforeEach(() => {
   status = 400;
+  errorEventShape = 'whole';
 });
 
 /** Asks `model` in one client format and returns the client's error (status and message). */
@@ -155,12 +189,17 @@ describe("an upstream error echoing the gateway's credential and the upstream's 
 });
 
 describe('an error event an upstream sends inside a stream passed through', () => {
-  it('reaches chat, Messages and Images clients without the credential or the host', async () => {
+  /** What chat, Messages and Images clients make of the stream: the output before the error, and the error. */
+  async function clientsRead(): Promise<{ chat: string; messages: string; image: string; chatOutput: string }> {
     const openai = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: secret, maxRetries: 0 });
     const anthropic = new Anthropic({ baseURL: gateway.url, apiKey: secret, maxRetries: 0 });
+    let chatOutput = '';
     const read = async (stream: AsyncIterable<unknown>): Promise<string> => {
       try {
-        for await (const event of stream) void event;
+        for await (const event of stream) {
+          const content = (event as { choices?: { delta?: { content?: string } }[] }).choices?.[0]?.delta?.content;
+          if (content !== undefined) chatOutput += content;
+        }
       } catch (error) {
         return `${(error as Error).message} ${JSON.stringify((error as { error?: unknown }).error ?? null)}`;
       }
@@ -169,10 +208,82 @@ describe('an error event an upstream sends inside a stream passed through', () =
     const chat = await read(await openai.chat.completions.create({ model: 'via-openai', stream: true, messages: [{ role: 'user', content: 'hi' }] }));
     const messages = await read(await anthropic.messages.create({ model: 'via-anthropic', max_tokens: 16, stream: true, messages: [{ role: 'user', content: 'hi' }] }));
     const image = await read(await openai.images.generate({ model: 'image-via-openai', prompt: 'a lighthouse', stream: true, partial_images: 1, size: '1024x1024', quality: 'low' }));
-    for (const text of [chat, messages, image]) {
+    return { chat, messages, image, chatOutput };
+  }
+
+  /** The bytes each endpoint relays, read raw: nothing of the credential or the host in any of them. */
+  async function rawStreams(): Promise<string[]> {
+    const post = async (path: string, body: unknown): Promise<string> => {
+      const response = await fetch(`${gateway.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json', 'anthropic-version': '2023-06-01' }, body: JSON.stringify(body) });
+      return response.text();
+    };
+    return [
+      await post('/v1/chat/completions', { model: 'via-openai', stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+      await post('/v1/messages', { model: 'via-anthropic', max_tokens: 16, stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+      await post('/v1/images/generations', { model: 'image-via-openai', prompt: 'a lighthouse', stream: true, partial_images: 1, size: '1024x1024', quality: 'low' }),
+    ];
+  }
+
+  it('reaches chat, Messages and Images clients without the credential or the host', async () => {
+    const read = await clientsRead();
+    for (const text of [read.chat, read.messages, read.image]) {
       expect(text).toContain("Invalid value for 'temperature'");
       expectNoSecretOrHost(text);
     }
+  });
+
+  it('is scrubbed whole when it arrives in two writes with the credential cut between them', async () => {
+    errorEventShape = 'split';
+    const read = await clientsRead();
+    for (const text of [read.chat, read.messages, read.image]) {
+      expect(text).toContain("Invalid value for 'temperature'");
+      expectNoSecretOrHost(text);
+      for (const credential of Object.values(credentials)) expect(text).not.toContain(credential.slice(0, 10));
+    }
+    for (const raw of await rawStreams()) {
+      expect(raw).toContain("Invalid value for 'temperature'");
+      expectNoSecretOrHost(raw);
+      for (const credential of Object.values(credentials)) expect(raw).not.toContain(credential.slice(0, 10));
+    }
+  });
+
+  it('keeps a character cut between two writes whole', async () => {
+    errorEventShape = 'split-character';
+    const read = await clientsRead();
+    for (const text of [read.chat, read.messages, read.image]) {
+      expect(text).toContain('réessayez');
+      expectNoSecretOrHost(text);
+    }
+  });
+
+  it('is scrubbed when it ends the stream without its closing blank line', async () => {
+    errorEventShape = 'unterminated';
+    for (const raw of await rawStreams()) {
+      expect(raw).toContain("Invalid value for 'temperature'");
+      expectNoSecretOrHost(raw);
+    }
+  });
+
+  it("is scrubbed in vLLM's shape, and ends the stream without the gateway adding an error of its own", async () => {
+    errorEventShape = 'vllm';
+    const response = await fetch(`${gateway.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'via-compatible', stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    const raw = await response.text();
+    expect(raw).toContain('"object":"error"');
+    expect(raw).toContain("Invalid value for 'temperature'");
+    expectNoSecretOrHost(raw);
+    expect(raw).not.toContain('before it was complete');
+  });
+
+  it('leaves the model output sent in the same write as it was', async () => {
+    errorEventShape = 'shared';
+    const read = await clientsRead();
+    expect(read.chatOutput).toBe(modelOutput);
+    expect(read.chat).toContain("Invalid value for 'temperature'");
+    expectNoSecretOrHost(read.chat);
   });
 });
 

@@ -15,8 +15,8 @@ export interface FakeReply {
   readonly body?: string | Buffer;
   /** Further response headers (a redirect's `location`). */
   readonly headers?: Readonly<Record<string, string>>;
-  /** Body pieces sent one by one with `gapMs` between them (a stream). */
-  readonly pieces?: readonly string[];
+  /** Body pieces sent one by one with `gapMs` between them (a stream); bytes may cut a character. */
+  readonly pieces?: readonly (string | Buffer)[];
   readonly gapMs?: number;
   /** Wait before sending headers. */
   readonly delayMs?: number;

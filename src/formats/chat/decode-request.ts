@@ -12,7 +12,7 @@ export function decodeChatRequest(body: unknown): IrRequest {
   if (!isRecord(body)) {
     throw new GatewayError('invalid_request', 'The request body must be a JSON object.');
   }
-  refuseForeignOutputCap(body, ['max_completion_tokens', 'max_tokens'], '/v1/chat/completions');
+  refuseForeignOutputCap(body, 'chat', '/v1/chat/completions');
   const input = parseOrThrow(chatRequestSchema, body);
   const tools = input.tools ? decodeTools(input.tools) : undefined;
   const request: IrRequest = {

@@ -40,6 +40,16 @@ describe('chat usage tap (passthrough)', () => {
     expect(tap.usage()).toBeUndefined();
   });
 
+  it("takes an error payload as the stream's end, spaced or in vLLM's shape", () => {
+    for (const payload of ['{"error":{"message":"m"}}', '{ "error": {"message":"m"}}', '{"object":"error","message":"m","type":"BadRequestError","param":null,"code":400}']) {
+      const tap = chatFormat.createUsageTap();
+      tap.observe(undefined, '{"choices":[{"index":0,"delta":{"content":"x"}}],"usage":null}');
+      expect(tap.ended()).toBe(false);
+      tap.observe(undefined, payload);
+      expect(tap.ended()).toBe(true);
+    }
+  });
+
   it('reads usage from whole bodies', () => {
     expect(chatFormat.usageFromBody(readJsonFixture('openai/chat/openai-text.json'))).toEqual({ inputUncached: 16, cacheRead: 0, cacheWrite: 0, output: 363, reasoning: 0 });
     expect(chatFormat.usageFromBody(readJsonFixture('openai-compatible/chat/groq-tool-call.json'))).toEqual({ inputUncached: 218, cacheRead: 0, cacheWrite: 0, output: 15, reasoning: 0 });

@@ -1,5 +1,6 @@
 import type { Usage } from '../../ir/index.js';
 import { parseJson } from '../../json/json-value.js';
+import { isChatErrorPayload } from '../../wire/chat/chat-error-payload.js';
 import { usageFromChatPayload } from '../../wire/chat/chat-usage.js';
 import type { UsageTap } from '../client-format.js';
 
@@ -20,7 +21,7 @@ export function createChatUsageTap(): UsageTap {
   return {
     observe(_eventName: string | undefined, data: string): void {
       // `[DONE]` ends a chat stream; an error payload ends it too (nothing follows it).
-      if (data === '[DONE]' || data.startsWith('{"error"')) ended = true;
+      if (data === '[DONE]' || isChatErrorPayload(data)) ended = true;
       if (!usageObjectPattern.test(data)) return;
       const found = usageFromChatPayload(parseJson(data));
       if (found !== undefined) latest = found;

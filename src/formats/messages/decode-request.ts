@@ -32,7 +32,7 @@ export function decodeMessagesRequest(body: unknown): IrRequest {
       { param: 'max_tokens' },
     );
   }
-  refuseForeignOutputCap(record, ['max_tokens'], '/v1/messages');
+  refuseForeignOutputCap(record, 'messages', '/v1/messages');
   const input = parseOrThrow(messagesRequestSchema, record);
   return { ...decodePrompt(input, record), params: decodeParams(input), stream: input.stream === true, ...decodeUser(input) };
 }

@@ -19,7 +19,7 @@ export function decodeResponsesRequest(body: unknown): IrRequest {
   if (!isRecord(body)) {
     throw new GatewayError('invalid_request', 'The request body must be a JSON object.');
   }
-  refuseForeignOutputCap(body, ['max_output_tokens'], '/v1/responses');
+  refuseForeignOutputCap(body, 'responses', '/v1/responses');
   const input = parseOrThrow(responsesRequestSchema, body);
   const decodedInput = decodeInput(input.input, input.instructions);
   const tools = input.tools ? decodeTools(input.tools) : undefined;

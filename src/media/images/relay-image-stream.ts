@@ -6,7 +6,7 @@ import type { UpstreamTarget } from '../../providers/provider-adapter.js';
 import { scrubUpstreamText } from '../../providers/scrub-upstream-error.js';
 import { createSseReader } from '../../upstream/sse-reader.js';
 import { upstreamTransportError, type UpstreamResponse } from '../../upstream/upstream-client.js';
-import { isUpstreamErrorEvent } from '../../upstream/upstream-error-event.js';
+import { createErrorEventScrubber } from '../../upstream/error-event-scrubber.js';
 import type { CompletedImagesTally } from './completed-images-tally.js';
 import { imageErrorFrame } from './image-stream-frames.js';
 
@@ -29,13 +29,13 @@ export async function* relayImageStream(
   scope: StreamedCallScope,
   upstream: UpstreamTarget,
 ): ChunkStream {
-  // Set when a chunk ended an error event of the upstream's: that chunk is scrubbed before it is relayed.
-  let errorEventInChunk = false;
+  // The upstream's error events hold its own text: scrubbed, whole, before they are relayed.
+  const scrubber = createErrorEventScrubber((text) => scrubUpstreamText(text, upstream));
   const reader = createSseReader((event) => {
     // Events read after the client left were never delivered.
     if (scope.clientHasLeft) tally.clientLeft();
     tally.observe(event.event, event.data);
-    if (isUpstreamErrorEvent(event.event, event.data)) errorEventInChunk = true;
+    scrubber.observe(event.event, event.data);
   });
   const chunks = response.body.chunks();
   let cut: GatewayError | undefined;
@@ -47,15 +47,21 @@ export async function* relayImageStream(
       const next = await chunks.next();
       if (next.done === true) break;
       reader.push(next.value);
+      const chunk = scrubber.push(next.value);
+      if (chunk === undefined) continue;
       sentAnything = true;
       scope.commit();
-      const chunk = errorEventInChunk ? textEncoder.encode(scrubUpstreamText(next.value.toString('utf8'), upstream)) : next.value;
-      errorEventInChunk = false;
       handedOver = true;
       yield chunk;
       handedOver = false;
     }
     reader.flush();
+    const rest = scrubber.end();
+    if (rest !== undefined) {
+      sentAnything = true;
+      scope.commit();
+      yield rest;
+    }
   } catch (error) {
     // Before anything was sent the failure is still an HTTP error, and may fall back.
     if (!sentAnything) {

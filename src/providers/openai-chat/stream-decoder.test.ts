@@ -148,6 +148,16 @@ describe('chat stream decoder on recorded streams', () => {
     expect(decoder.end()).toEqual([]);
   });
 
+  it("turns vLLM's mid-stream error object into an error event with its message", () => {
+    const decoder = createChatStreamDecoder();
+    const [first] = readChunkLines('openai/chat/openai-text.chunks.txt');
+    decoder.push(undefined, first ?? '');
+    const events = decoder.push(undefined, '{"object":"error","message":"This model\'s maximum context length is 4096 tokens","type":"BadRequestError","param":null,"code":400}');
+    const error = events.at(-1);
+    expect(error?.type === 'error' && [error.error.code, error.error.message]).toEqual(['upstream_error', "This model's maximum context length is 4096 tokens"]);
+    expect(decoder.push(undefined, '[DONE]')).toEqual([]);
+  });
+
   it('gives several parallel calls in one chunk their own blocks, in index order', () => {
     const chunk = (delta: unknown, finish: string | null = null) =>
       JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] });

@@ -150,7 +150,8 @@ export function createChatStreamDecoder(): StreamDecoder {
       if (!isRecord(payload)) {
         return fail(events, new GatewayError('upstream_invalid_response', 'The upstream sent a stream event that is not a JSON object.'));
       }
-      if (payload['error'] !== undefined && payload['error'] !== null) {
+      // OpenAI's `{"error": …}`, or vLLM's `{"object":"error","message": …}`.
+      if ((payload['error'] !== undefined && payload['error'] !== null) || payload['object'] === 'error') {
         closeAll(events);
         const fields = parseChatErrorBody(payload);
         const message = fields?.message ?? 'The upstream reported an error during the stream.';
