@@ -1,4 +1,4 @@
-import type { AbortScope } from './abort-scope.js';
+import type { ClientScope } from './client-scope.js';
 import type { CatalogRoute } from '../catalog/model-catalog.js';
 import type { ClientFormat, EncodeContext } from '../formats/client-format.js';
 import type { ForwardedHeaders, ProviderAdapter, TextGeneration } from '../providers/provider-adapter.js';
@@ -18,7 +18,7 @@ export interface AttemptContext {
   /** How long a stream the client left is still read for the upstream's usage. */
   readonly usageWaitMs: number;
   /** Aborted when the client disconnects. */
-  readonly clientSignal: AbortScope;
+  readonly clientSignal: ClientScope;
   readonly forwarded: ForwardedHeaders;
   readonly encode: EncodeContext;
 }

@@ -9,10 +9,16 @@ export interface CallCompletion {
   readonly completed: boolean;
   readonly status: number;
   /**
-   * Output tokens the gateway counted in what it relayed, for a stream cut before the upstream's
-   * final usage arrived: the entry charges at least these, marked estimated.
+   * What the client was sent, for a stream cut before the upstream's final usage arrived (or from
+   * a server that never states it): the entry charges at least its output, marked estimated. It
+   * is counted when the call is metered, after its stream ended, never while a client waits.
    */
-  readonly deliveredOutputTokens?: number;
+  readonly deliveredOutput?: DeliveredOutput;
+}
+
+/** The output a stream handed its client, counted on demand. */
+export interface DeliveredOutput {
+  countTokens(): Promise<number>;
 }
 
 /**

@@ -1,11 +1,14 @@
 import { AbortScope } from './abort-scope.js';
+import type { ClientScope } from './client-scope.js';
 
 /**
  * The abort scope of one upstream call whose answer is streamed, and what the client leaving does
  * to it. Before the stream is committed nothing was delivered, so the call stops at once. After
  * that the client holds part of an answer the upstream bills in full, and a stream states its
  * usage only at its end: the call is read on for at most `waitMs` so that the usage is known, and
- * stopped then. A shutdown (an abort with a reason) still stops it at once.
+ * stopped then. A shutdown stops it at once: before the client left, through the client's scope
+ * (aborted with a reason); after, through the gateway's shutdown scope, which the wait listens to
+ * (the client's scope, aborted when it left, is no longer tracked by the shutdown).
  */
 export class StreamedCallScope {
   /** The scope the upstream call listens to. */
@@ -15,7 +18,7 @@ export class StreamedCallScope {
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly client: AbortScope,
+    private readonly client: ClientScope,
     private readonly waitMs: number,
     /** Whether what the client was sent is still to be billed from what the upstream says next. */
     private readonly worthReadingOn: () => boolean = () => true,
@@ -46,6 +49,11 @@ export class StreamedCallScope {
       return;
     }
     this.timer = setTimeout(() => this.upstream.abort(), this.waitMs);
+    const stopListening = this.client.shutdown.onAbort(() => this.upstream.abort());
+    this.upstream.onAbort(() => {
+      clearTimeout(this.timer);
+      stopListening();
+    });
   }
 
   /** Reading is over: the upstream call is stopped if it still runs, and the wait is cleared. */

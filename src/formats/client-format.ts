@@ -62,4 +62,9 @@ export interface ClientFormat {
    * stream cut before its usage came, to count the output the client was sent.
    */
   streamEventText(data: string): string;
+  /**
+   * Passthrough: a cheap test, run on every relayed event, of whether it can carry answer text
+   * (false for the rest, whose size must not count as output).
+   */
+  streamEventCarriesText(data: string): boolean;
 }

@@ -26,10 +26,12 @@ export interface MeteringFacts {
  */
 export async function meterCall(ledger: LedgerWriter, outcome: CallOutcome, facts: MeteringFacts): Promise<LedgerEntry> {
   const completion = await outcome.completion;
+  // Counted here, once the stream is over: loading the tokenizer and counting never hold up its end.
+  const deliveredOutputTokens = await completion.deliveredOutput?.countTokens().catch(() => undefined);
   const usage =
-    completion.deliveredOutputTokens === undefined
+    deliveredOutputTokens === undefined
       ? (completion.usage ?? estimateUsage(facts.rawBodyLength))
-      : usageOfCutStream(completion.usage, facts.rawBodyLength, completion.deliveredOutputTokens);
+      : usageOfCutStream(completion.usage, facts.rawBodyLength, deliveredOutputTokens);
   return record(ledger, facts, completion.completed ? completion.status : 499, usage);
 }
 

@@ -64,7 +64,7 @@ export async function passthroughCall(
         usage: tap.usage(),
         completed: completed && !relay.failed,
         status: 200,
-        ...(relay.deliveredOutputTokens === undefined ? {} : { deliveredOutputTokens: relay.deliveredOutputTokens }),
+        ...(relay.deliveredOutput === undefined ? {} : { deliveredOutput: relay.deliveredOutput }),
       }),
     // The relay itself reads on for usage when the client leaves, then stops the upstream call.
     () => {},

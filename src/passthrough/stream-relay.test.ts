@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chatFormat } from '../formats/chat/index.js';
 import type { AttemptContext } from '../call/attempt-context.js';
-import { AbortScope } from '../call/abort-scope.js';
+import { ClientScope } from '../call/client-scope.js';
 import { StreamedCallScope } from '../call/streamed-call-scope.js';
 import { UpstreamBody } from '../upstream/upstream-body.js';
 import { relayStream } from './stream-relay.js';
@@ -19,7 +19,7 @@ async function relay(pieces: readonly string[], dropUsageChunk: boolean): Promis
   body.end();
   const tap = chatFormat.createUsageTap();
   let text = '';
-  for await (const chunk of relayStream({ statusCode: 200, headers: {}, body }, tap, context, dropUsageChunk, new StreamedCallScope(new AbortScope(), 0))) text += Buffer.from(chunk).toString();
+  for await (const chunk of relayStream({ statusCode: 200, headers: {}, body }, tap, context, dropUsageChunk, new StreamedCallScope(new ClientScope(), 0))) text += Buffer.from(chunk).toString();
   return { text, usage: tap.usage() };
 }
 

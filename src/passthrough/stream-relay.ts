@@ -2,11 +2,12 @@ import { GatewayError, toGatewayError } from '../errors/gateway-error.js';
 import type { UsageTap } from '../formats/client-format.js';
 import type { AttemptContext } from '../call/attempt-context.js';
 import type { ChunkStream } from '../call/commit-stream.js';
+import type { DeliveredOutput } from '../call/call-outcome.js';
+import { readOnIfClientLeft } from '../call/read-on-if-client-left.js';
 import { createSseReader } from '../upstream/sse-reader.js';
 import { upstreamTransportError, type UpstreamResponse } from '../upstream/upstream-client.js';
 import type { StreamedCallScope } from '../call/streamed-call-scope.js';
 import { DeliveredText } from '../tokens/delivered-text.js';
-import { readOnForUsage } from '../upstream/read-on-for-usage.js';
 import { createErrorEventScrubber } from '../upstream/error-event-scrubber.js';
 import { scrubUpstreamText } from '../providers/scrub-upstream-error.js';
 import { createSseEventSplitter } from './sse-event-splitter.js';
@@ -15,8 +16,8 @@ import { createSseEventSplitter } from './sse-event-splitter.js';
 export interface RelayOutcome {
   /** Set when the stream ended with the gateway's error event instead of the upstream's end. */
   failed: boolean;
-  /** Output counted in what was relayed, set when the stream was cut before its last event. */
-  deliveredOutputTokens?: number;
+  /** What was relayed, to count its output, set when the stream was cut before its last event or its usage. */
+  deliveredOutput?: DeliveredOutput;
 }
 
 /**
@@ -42,7 +43,7 @@ export async function* relayStream(
   scope: StreamedCallScope,
   outcome: RelayOutcome = { failed: false },
 ): ChunkStream {
-  const delivered = new DeliveredText(context.format.streamEventText);
+  const delivered = new DeliveredText({ carriesText: context.format.streamEventCarriesText, textOf: context.format.streamEventText });
   // The upstream's error events hold its own text: scrubbed, whole, before they are relayed.
   const scrubber = createErrorEventScrubber((text) => scrubUpstreamText(text, context.route.target));
   const reader = createSseReader((event) => {
@@ -88,13 +89,9 @@ export async function* relayStream(
     const reason = context.clientSignal.reason;
     failure = reason === undefined ? upstreamTransportError(error) : toGatewayError(reason);
   } finally {
-    if (handedOver) {
-      scope.clientLeft();
-      await readOnForUsage(chunks, (chunk) => reader.push(chunk), () => tap.ended());
-      scope.stop();
-    }
-    // Cut before its last event, or ended by a server that never states usage: its output is counted.
-    if (sentAnything && (!tap.ended() || tap.usage() === undefined) && !delivered.empty) outcome.deliveredOutputTokens = await delivered.countTokens().catch(() => undefined);
+    await readOnIfClientLeft(scope, chunks, handedOver, { observe: (chunk) => reader.push(chunk), enough: () => tap.ended(), bodyEnded: () => reader.flush() });
+    // Cut before its last event, or ended by a server that never states usage: its output is counted when the call is metered.
+    if (sentAnything && (!tap.ended() || tap.usage() === undefined) && !delivered.empty) outcome.deliveredOutput = delivered;
   }
   if (tap.ended()) return;
   failure ??= new GatewayError('upstream_invalid_response', 'The upstream ended the stream before it was complete.');

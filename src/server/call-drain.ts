@@ -1,4 +1,4 @@
-import type { AbortScope } from '../call/abort-scope.js';
+import { AbortScope } from '../call/abort-scope.js';
 
 /** A call in flight: a link in the drain's list. */
 export interface TrackedCall {
@@ -19,6 +19,11 @@ export class CallDrain {
   private newest: TrackedCall | undefined;
   private count = 0;
   private drainingSince: number | undefined;
+  /**
+   * Aborted when a shutdown begins. A client that left a stream is no longer a call in flight, but
+   * its upstream may still be read for the usage: that wait listens here and ends at once.
+   */
+  readonly shutdown = new AbortScope();
 
   /** True from the moment a shutdown begins: answers from then on close their connection. */
   get draining(): boolean {
@@ -31,6 +36,7 @@ export class CallDrain {
 
   begin(): void {
     this.drainingSince ??= Date.now();
+    this.shutdown.abort();
   }
 
   track(call: AbortScope): TrackedCall {

@@ -1,4 +1,4 @@
-import type { AbortScope } from '../call/abort-scope.js';
+import type { ClientScope } from '../call/client-scope.js';
 import type { CatalogModel, ModelCatalog } from '../catalog/model-catalog.js';
 import { formatNanoUsd } from '../catalog/pricing/decimal-usd.js';
 import { isPriced } from '../catalog/pricing/is-priced.js';
@@ -98,7 +98,7 @@ export async function handleImages(context: GatewayContext, services: GatewaySer
   const startedAt = Date.now();
   let metered: { key: ApiKeyRecord | undefined; model: CatalogModel } | undefined;
   let limits: CallLimits | undefined;
-  let signal: AbortScope | undefined;
+  let signal: ClientScope | undefined;
   try {
     const key = await services.authenticator.authenticate(nodeRequestHeaders(context.env.incoming));
     assertEndpointAllowed(key, 'images');

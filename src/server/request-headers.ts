@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AbortScope } from '../call/abort-scope.js';
+import { ClientScope } from '../call/client-scope.js';
 import type { CallDrain } from './call-drain.js';
 
 /** What the gateway reads from request headers; Web `Headers` fits it too. */
@@ -26,8 +26,8 @@ export function nodeRequestHeaders(incoming: IncomingMessage): HeaderSource {
  * Aborted when the client goes away before its answer has been sent in full, or when a shutdown's
  * grace runs out while the call is still running (`drain`, with a reason).
  */
-export function clientAbortScope(outgoing: ServerResponse, drain: CallDrain): AbortScope {
-  const scope = new AbortScope();
+export function clientAbortScope(outgoing: ServerResponse, drain: CallDrain): ClientScope {
+  const scope = new ClientScope(drain.shutdown);
   const tracked = drain.track(scope);
   outgoing.once('close', () => {
     drain.untrack(tracked);

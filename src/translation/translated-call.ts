@@ -1,15 +1,15 @@
 import { GatewayError, toGatewayError } from '../errors/gateway-error.js';
-import type { IrRequest, IrStreamEvent, Usage } from '../ir/index.js';
+import { isEmptyUsage, type IrRequest, type IrStreamEvent, type Usage } from '../ir/index.js';
 import type { StreamDecoder } from '../providers/provider-adapter.js';
 import { decodeUpstreamError } from '../providers/decode-upstream-error.js';
 import { scrubUpstreamError } from '../providers/scrub-upstream-error.js';
 import type { StreamEncoder } from '../formats/client-format.js';
 import type { AttemptContext } from '../call/attempt-context.js';
-import type { CallCompletion, CallOutcome } from '../call/call-outcome.js';
+import type { CallCompletion, CallOutcome, DeliveredOutput } from '../call/call-outcome.js';
 import { commitOnFirstChunk, type KeepAlive } from '../call/commit-stream.js';
 import { StreamedCallScope } from '../call/streamed-call-scope.js';
 import { DeliveredText } from '../tokens/delivered-text.js';
-import { readOnForUsage } from '../upstream/read-on-for-usage.js';
+import { readOnIfClientLeft } from '../call/read-on-if-client-left.js';
 import { countInputTokens } from '../tokens/count-input-tokens.js';
 import { parseUpstreamJson } from '../upstream/parse-upstream-json.js';
 import { isUpstreamErrorBody } from '../upstream/upstream-error-body.js';
@@ -49,7 +49,8 @@ export async function translatedCall(context: AttemptContext, request: IrRequest
     return {
       contentType: 'application/json',
       body,
-      completion: Promise.resolve({ usage: irResponse.usage, completed: true, status: 200 }),
+      // Zero figures are a decoder's stand-in for usage the server never stated: metering estimates instead.
+      completion: Promise.resolve({ usage: isEmptyUsage(irResponse.usage) ? undefined : irResponse.usage, completed: true, status: 200 }),
     };
   }
   const decoder = generation.createStreamDecoder(request);
@@ -65,7 +66,7 @@ export async function translatedCall(context: AttemptContext, request: IrRequest
         usage: state.usage,
         completed: state.completed,
         status: 200,
-        ...(state.deliveredOutputTokens === undefined ? {} : { deliveredOutputTokens: state.deliveredOutputTokens }),
+        ...(state.deliveredOutput === undefined ? {} : { deliveredOutput: state.deliveredOutput }),
       }),
     // The client left: read on for the usage (the stream reads on when given up), then stop.
     () => scope.clientLeft(),
@@ -93,10 +94,10 @@ interface TranslationState {
   /** Set once the first bytes exist: errors after that travel in-stream instead of as HTTP errors. */
   committed: boolean;
   completed: boolean;
-  /** The upstream's last event came, with the call's final usage. */
+  /** The upstream's last event came, with the call's final usage (figures of zero are none). */
   usageFinal: boolean;
-  /** Output counted in what was sent, for a stream cut before its final usage. */
-  deliveredOutputTokens?: number;
+  /** What was sent, to count its output, for a stream cut before its final usage or without any. */
+  deliveredOutput?: DeliveredOutput;
 }
 
 const textEncoder = new TextEncoder();
@@ -113,9 +114,17 @@ async function* translateStream(
   const reader = createSseReader((event) => pendingEvents.push(event));
   const delivered = new DeliveredText();
   const noteUsage = (event: IrStreamEvent): void => {
-    if (event.type === 'usage' || event.type === 'response-end') state.usage = event.usage;
-    if (event.type === 'response-start' && event.usage !== undefined) state.usage = event.usage;
+    const usage = event.type === 'usage' || event.type === 'response-end' || event.type === 'response-start' ? event.usage : undefined;
+    // A decoder ends a stream whose server never stated usage with zero figures: that is no usage, and the output sent is counted instead.
+    if (usage === undefined || isEmptyUsage(usage)) return;
+    state.usage = usage;
     if (event.type === 'response-end') state.usageFinal = true;
+  };
+  /** Decodes the events the reader collected, after the client left: for their usage only. */
+  const noteCollected = (): void => {
+    const events = pendingEvents;
+    pendingEvents = [];
+    for (const event of events) for (const decoded of decoder.push(event.event, event.data)) noteUsage(decoded);
   };
   const encodeAll = (events: readonly IrStreamEvent[]): string => {
     let text = '';
@@ -125,7 +134,7 @@ async function* translateStream(
       if (event.type === 'error' && !state.committed) throw event.error;
       noteUsage(event);
       if (event.type === 'response-end') state.completed = true;
-      if (event.type === 'block-delta') delivered.add(event.delta.text);
+      if (event.type === 'block-delta' && !scope.clientHasLeft) delivered.add(event.delta.text);
       text += encoder.encode(event);
     }
     return text;
@@ -165,19 +174,21 @@ async function* translateStream(
     const error = reason ?? (thrown instanceof GatewayError ? thrown : upstreamTransportError(thrown));
     yield textEncoder.encode(context.format.encodeStreamError(toGatewayError(error), context.encode.requestId));
   } finally {
-    if (handedOver) {
-      scope.clientLeft();
-      // Nothing more is sent: the rest is decoded for its usage only.
-      const observe = (chunk: Buffer): void => {
+    // Nothing more is sent: the rest is decoded for its usage only, and at the body's end the decoder is ended (Gemini states its final usage only then).
+    await readOnIfClientLeft(scope, chunks, handedOver, {
+      observe(chunk) {
         reader.push(chunk);
-        const events = pendingEvents;
-        pendingEvents = [];
-        for (const event of events) for (const decoded of decoder.push(event.event, event.data)) noteUsage(decoded);
-      };
-      await readOnForUsage(chunks, observe, () => state.usageFinal);
-      scope.stop();
-    }
-    if (state.committed && !state.usageFinal && !delivered.empty) state.deliveredOutputTokens = await delivered.countTokens().catch(() => undefined);
+        noteCollected();
+      },
+      enough: () => state.usageFinal,
+      bodyEnded() {
+        reader.flush();
+        noteCollected();
+        for (const decoded of decoder.end()) noteUsage(decoded);
+      },
+    });
+    // Counted when the call is metered, after the stream ended.
+    if (state.committed && !state.usageFinal && !delivered.empty) state.deliveredOutput = delivered;
   }
 }
 

@@ -7,13 +7,15 @@ const maxBytesReadOn = 4 * 1024 * 1024;
  * `enough()` says the figures are in, the body ends or fails, or a byte cap is reached. Time is
  * bounded by the caller, whose scope stops the upstream call (which fails the pending read).
  * The body is given up at the end, which cancels the upstream call if it is still running.
+ * Resolves to whether the body ended: what a reader or decoder holds back until the end (an event
+ * without its blank line, Gemini's final usage) is then still to be read.
  */
-export async function readOnForUsage(chunks: AsyncIterator<Buffer>, observe: (chunk: Buffer) => void, enough: () => boolean): Promise<void> {
+export async function readOnForUsage(chunks: AsyncIterator<Buffer>, observe: (chunk: Buffer) => void, enough: () => boolean): Promise<boolean> {
   let read = 0;
   try {
     while (!enough() && read < maxBytesReadOn) {
       const next = await chunks.next();
-      if (next.done === true) return;
+      if (next.done === true) return true;
       read += next.value.length;
       observe(next.value);
     }
@@ -22,4 +24,5 @@ export async function readOnForUsage(chunks: AsyncIterator<Buffer>, observe: (ch
   } finally {
     await chunks.return?.().catch(() => undefined);
   }
+  return false;
 }

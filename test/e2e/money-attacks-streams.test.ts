@@ -6,7 +6,7 @@ import { defaultConfig } from '../../src/config/default-config.js';
 import { startSimulator, type SimulatorHandle } from '../../src/sim/index.js';
 import type { LedgerEntry } from '../../src/storage/ports.js';
 import { fixtureChunks, sseFromChunks } from '../support/fixtures.js';
-import { ssePieces } from '../support/fake-upstream.js';
+import { ssePieces, startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
 import { startPacedUpstream, type PacedStream, type PacedUpstream } from '../support/paced-upstream.js';
 
@@ -25,6 +25,29 @@ const chatStream = ssePieces(sseFromChunks([...chatChunks.slice(0, 25), ...chatC
 const anthropicStream = ssePieces(sseFromChunks(fixtureChunks('anthropic/messages/anthropic-text.chunks.txt'), 'named'));
 const responsesStream = ssePieces(sseFromChunks(fixtureChunks('openai/responses/azure-text.1.chunks.txt'), 'named'));
 
+/**
+ * A Responses stream whose opening events echo long instructions, as Codex's do (tens of KB in
+ * response.created and response.in_progress): the text it carries is a small share of its bytes.
+ */
+const longInstructions = 'Follow the repository conventions closely. '.repeat(1_000);
+const echoingResponsesStream = responsesStream.map((event) =>
+  /^event: response\.(created|in_progress)\n/.test(event) ? event.replace('"instructions":null', `"instructions":${JSON.stringify(longInstructions)}`) : event,
+);
+
+/**
+ * A Gemini stream: text in several chunks, cumulative usage, and the last chunk's finish reason
+ * with the final figures. Gemini has no terminating event: the answer ends when the body does.
+ */
+const geminiText = ['There ', 'are ', 'three ', '"r"s ', 'in ', 'the ', 'word ', 'strawberry', ', ', 'as ', 'spelt ', 'out ', 'here.'];
+const geminiChunk = (text: string, output: number, finish?: string): string =>
+  JSON.stringify({
+    candidates: [{ content: { parts: [{ text }], role: 'model' }, index: 0, ...(finish === undefined ? {} : { finishReason: finish }) }],
+    usageMetadata: { promptTokenCount: 9, candidatesTokenCount: output, totalTokenCount: 9 + output + 185, thoughtsTokenCount: 185 },
+    modelVersion: 'gemini-upstream',
+    responseId: 'gemini-response-1',
+  });
+const geminiStream = ssePieces(sseFromChunks([...geminiText.map((text, index) => geminiChunk(text, 2 * (index + 1))), geminiChunk('', 40, 'STOP')], 'data'));
+
 /** The tails that state usage: chat's usage chunk and [DONE], Anthropic's message_delta and message_stop, Responses' response.completed. */
 const streams: Record<string, PacedStream> = {
   '/v1/chat/completions': { events: chatStream, usageTailAt: chatStream.length - 2 },
@@ -32,6 +55,8 @@ const streams: Record<string, PacedStream> = {
   '/v1/responses': { events: responsesStream, usageTailAt: responsesStream.length - 1 },
   // A compatible server that never states usage: the recorded chat stream without its usage chunk.
   '/no-usage/v1/chat/completions': { events: [...chatStream.slice(0, -2), chatStream.at(-1)!], usageTailAt: chatStream.length - 1 },
+  '/echo/v1/responses': { events: echoingResponsesStream, usageTailAt: echoingResponsesStream.length - 1 },
+  '/v1beta/models/gemini-upstream:streamGenerateContent?alt=sse': { events: geminiStream, usageTailAt: geminiStream.length - 1 },
 };
 
 /** What each recording reports: output tokens, and input as the ledger's uncached bucket. */
@@ -48,6 +73,8 @@ const price = { input_per_mtok: '1.00', output_per_mtok: '10.00', effective_from
 const usageWaitMs = 2_000;
 
 let upstream: PacedUpstream;
+/** A compatible chat server that answers whole, without usage. */
+let wholeAnswers: FakeUpstream;
 let simulator: SimulatorHandle;
 let gateway: TestGateway;
 let openai: OpenAI;
@@ -56,6 +83,10 @@ let anthropic: Anthropic;
 beforeAll(async () => {
   upstream = await startPacedUpstream(streams, 15);
   simulator = await startSimulator({ port: 0 });
+  wholeAnswers = await startFakeUpstream();
+  wholeAnswers.reply({
+    body: JSON.stringify({ id: 'c', object: 'chat.completion', created: 1, model: 'whole-upstream', choices: [{ index: 0, message: { role: 'assistant', content: 'A whole answer without usage.' }, finish_reason: 'stop' }] }),
+  });
   const base = defaultConfig({}) as { providers: Record<string, unknown>; models: Record<string, unknown>[] };
   const simImage = base.models.find((model) => model.id === 'sim-image')!;
   gateway = await startTestGateway({
@@ -66,6 +97,9 @@ beforeAll(async () => {
       anthropic: { type: 'anthropic', base_url: upstream.url, api_key: 'k' },
       compatible: { type: 'openai-compatible', base_url: `${upstream.url}/v1` },
       'no-usage': { type: 'openai-compatible', base_url: `${upstream.url}/no-usage/v1` },
+      codex: { type: 'openai', base_url: `${upstream.url}/echo/v1`, api_key: 'k' },
+      gemini: { type: 'gemini', base_url: upstream.url, api_key: 'k' },
+      'whole-no-usage': { type: 'openai-compatible', base_url: `${wholeAnswers.url}/v1` },
     },
     models: [
       ...base.models,
@@ -77,6 +111,9 @@ beforeAll(async () => {
       { id: 'claude', routes: [{ provider: 'anthropic', model: 'claude-upstream' }], price },
       { id: 'chat-only', routes: [{ provider: 'compatible', model: 'compatible-upstream' }], price },
       { id: 'no-usage', routes: [{ provider: 'no-usage', model: 'silent-upstream' }], price },
+      { id: 'codex', routes: [{ provider: 'codex', model: 'gpt-upstream' }], price },
+      { id: 'gemini', routes: [{ provider: 'gemini', model: 'gemini-upstream' }], price },
+      { id: 'whole-no-usage', routes: [{ provider: 'whole-no-usage', model: 'whole-upstream' }], price },
     ],
   });
   openai = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: 'k', maxRetries: 0 });
@@ -86,6 +123,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await gateway?.close();
   await upstream?.close();
+  await wholeAnswers?.close();
   await simulator?.close();
 });
 
@@ -226,6 +264,52 @@ describe('a stream from a server that never states usage', () => {
     expect(entry.output).toBeGreaterThanOrEqual(countTokens(text));
     expect(countTokens(text)).toBeGreaterThan(0);
   });
+});
+
+describe('a translated stream from a server that never states usage', () => {
+  it('is charged the output it delivered and an estimated input, never $0', async () => {
+    const { data: stream, response } = await anthropic.messages.create({ model: 'no-usage', max_tokens: 1_000, stream: true, messages: [{ role: 'user', content: 'case=silent-translated tell me' }] }).withResponse();
+    let text = '';
+    for await (const event of stream) if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') text += event.delta.text;
+    expect(countTokens(text)).toBeGreaterThan(0);
+    const entry = await ledgerEntryOf(response.headers.get('x-request-id')!);
+    expect(entry).toMatchObject({ status: 200, usageEstimated: true });
+    expect(entry.inputUncached).toBeGreaterThan(0);
+    expect(entry.output).toBeGreaterThanOrEqual(countTokens(text));
+    expect(entry.costNanoUsd).toBeGreaterThanOrEqual(BigInt(countTokens(text)) * outputNanoUsdPerToken);
+  });
+});
+
+describe('a whole translated answer from a server that never states usage', () => {
+  it('is charged an estimated input, never $0', async () => {
+    const { response } = await anthropic.messages.create({ model: 'whole-no-usage', max_tokens: 100, messages: [{ role: 'user', content: 'tell me' }] }).withResponse();
+    const entry = await ledgerEntryOf(response.headers.get('x-request-id')!);
+    expect(entry).toMatchObject({ status: 200, usageEstimated: true });
+    expect(entry.inputUncached).toBeGreaterThan(0);
+    expect(entry.costNanoUsd).toBeGreaterThan(0n);
+  });
+});
+
+describe('a passed-through Responses stream whose opening events echo long instructions', () => {
+  it('is charged at least the output the client received when it leaves and the usage never comes', async () => {
+    const received = await responsesClient('codex', 'case=echo withhold tell me about it', 'mid-content');
+    const receivedTokens = countTokens(received.text);
+    expect(receivedTokens).toBeGreaterThan(0);
+    const entry = await ledgerEntryOf(received.requestId);
+    expect(entry).toMatchObject({ status: 499, usageEstimated: true });
+    expect(entry.output).toBeGreaterThanOrEqual(receivedTokens);
+    // Counted from the text events only: the echoed instructions are not output.
+    expect(entry.output).toBeLessThan(receivedTokens * 3);
+  }, 30_000);
+});
+
+describe('a translated Gemini stream the client leaves before its end', () => {
+  it('is charged the usage Gemini states in its last chunk, read after the client left, not an estimate', async () => {
+    const received = await messagesClient('gemini', 'case=gemini-left tell me about it', 'first-delta');
+    expect(countTokens(received.text)).toBeGreaterThan(0);
+    const entry = await ledgerEntryOf(received.requestId);
+    expect(entry).toMatchObject({ status: 499, usageEstimated: false, inputUncached: 9, output: 40, reasoning: 185 });
+  }, 30_000);
 });
 
 /** The price of one low-quality square image of the simulator's model, and of one Gemini image, in nano-USD. */

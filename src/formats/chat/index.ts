@@ -4,7 +4,7 @@ import { encodeOpenAIError, encodeOpenAIStreamError } from './encode-error.js';
 import { encodeChatResponse } from './encode-response.js';
 import { createChatStreamEncoder } from './stream-encoder.js';
 import { createChatUsageTap, usageFromChatBody } from './usage-tap.js';
-import { chatStreamEventText } from './stream-event-text.js';
+import { chatStreamEventCarriesText, chatStreamEventText } from './stream-event-text.js';
 
 export { encodeOpenAIError, encodeOpenAIStreamError } from './encode-error.js';
 
@@ -20,4 +20,5 @@ export const chatFormat: ClientFormat = {
   usageFromBody: usageFromChatBody,
   createUsageTap: createChatUsageTap,
   streamEventText: chatStreamEventText,
+  streamEventCarriesText: chatStreamEventCarriesText,
 };

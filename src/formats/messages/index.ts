@@ -4,7 +4,7 @@ import { encodeMessagesError, encodeMessagesStreamError } from './encode-error.j
 import { encodeMessagesResponse } from './encode-response.js';
 import { createMessagesStreamEncoder } from './stream-encoder.js';
 import { createMessagesUsageTap, usageFromMessagesBody } from './usage-tap.js';
-import { messagesStreamEventText } from './stream-event-text.js';
+import { messagesStreamEventCarriesText, messagesStreamEventText } from './stream-event-text.js';
 
 export { decodeMessagesCountTokensRequest } from './decode-request.js';
 export { encodeMessagesError, encodeMessagesStreamError } from './encode-error.js';
@@ -21,4 +21,5 @@ export const messagesFormat: ClientFormat = {
   usageFromBody: usageFromMessagesBody,
   createUsageTap: createMessagesUsageTap,
   streamEventText: messagesStreamEventText,
+  streamEventCarriesText: messagesStreamEventCarriesText,
 };

@@ -4,7 +4,7 @@ import { encodeResponsesError, encodeResponsesStreamError } from './encode-error
 import { encodeResponsesResponse } from './encode-response.js';
 import { createResponsesStreamEncoder } from './stream-encoder.js';
 import { createResponsesUsageTap, usageFromResponsesBody } from './usage-tap.js';
-import { responsesStreamEventText } from './stream-event-text.js';
+import { responsesStreamEventCarriesText, responsesStreamEventText } from './stream-event-text.js';
 
 export { responsesInputExtensionKey } from './decode-request.js';
 
@@ -20,4 +20,5 @@ export const responsesFormat: ClientFormat = {
   usageFromBody: usageFromResponsesBody,
   createUsageTap: createResponsesUsageTap,
   streamEventText: responsesStreamEventText,
+  streamEventCarriesText: responsesStreamEventCarriesText,
 };

@@ -54,4 +54,33 @@ describe('the tally of a relayed image stream', () => {
     cutByUpstream.finish(new GatewayError('upstream_error', 'connection reset'));
     expect(cutByUpstream.result().images).toHaveLength(0);
   });
+
+  it('keeps an image whose partial reached the client pending while another image of the same stream completes', () => {
+    const partial = (index: number): string => JSON.stringify({ type: 'image_generation.partial_image', b64_json: 'AA', partial_image_index: index });
+    const tally = createCompletedImagesTally(createImagesStreamDecoder());
+    // Two images (n = 2) whose events interleave: the first completes, the second has shown one partial.
+    tally.observe('image_generation.partial_image', partial(0));
+    tally.observe('image_generation.partial_image', partial(0));
+    tally.observe('image_generation.partial_image', partial(1));
+    tally.observe('image_generation.completed', completed({ input_tokens: 1, output_tokens: 1 }));
+    expect(tally.awaitingCompletion()).toBe(true);
+    tally.clientLeft();
+    expect(tally.result().images).toHaveLength(2);
+  });
+
+  it('bills every image a leaving client saw a partial of, and none that completed since', () => {
+    const partial = (index: number): string => JSON.stringify({ type: 'image_generation.partial_image', b64_json: 'AA', partial_image_index: index });
+    const tally = createCompletedImagesTally(createImagesStreamDecoder());
+    tally.observe('image_generation.partial_image', partial(0));
+    tally.observe('image_generation.partial_image', partial(0));
+    tally.observe('image_generation.partial_image', partial(0));
+    tally.clientLeft();
+    expect(tally.result().images).toHaveLength(3);
+    tally.observe('image_generation.completed', completed({ input_tokens: 1, output_tokens: 1 }));
+    tally.observe('image_generation.completed', completed({ input_tokens: 1, output_tokens: 1 }));
+    expect(tally.awaitingCompletion()).toBe(true);
+    tally.observe('image_generation.completed', completed({ input_tokens: 1, output_tokens: 1 }));
+    expect(tally.awaitingCompletion()).toBe(false);
+    expect(tally.result().images).toHaveLength(3);
+  });
 });

@@ -8,14 +8,14 @@ export interface CompletedImagesTally {
   observe(eventName: string | undefined, data: string): void;
   /**
    * The images to bill: one per `completed` event (its bytes went to the client and are not
-   * kept), and one more for an image whose partial went to a client that then left before its
-   * completion came (a partial image is that picture, billed at its tier); the first reported size, quality,
+   * kept), and one more for each image a partial of which went to a client that then left before
+   * its completion came (a partial image is that picture, billed at its tier); the first reported size, quality,
    * format and background, and the usage of all of them added up.
    */
   result(): ImageGenerationResult;
   /** The client has gone: partial images read from now on were never delivered. */
   clientLeft(): void;
-  /** A partial image went to the client and its image's `completed` event has not come yet. */
+  /** A partial image went to the client and that image's `completed` event has not come yet. */
   awaitingCompletion(): boolean;
   /**
    * The upstream stream is over (`cut` when its connection broke): the error to end the client's
@@ -36,19 +36,52 @@ function addUsage(total: Usage | undefined, more: Usage | undefined): Usage | un
   };
 }
 
+/** An image a partial of which was read, whose `completed` event has not come yet. */
+interface ImageUnderWay {
+  /** The `partial_image_index` of its latest partial. */
+  lastPartial: number;
+  /** A partial of it reached the client. */
+  delivered: boolean;
+}
+
+/**
+ * The images under way in a stream of several (`n` > 1), whose events may interleave and name no
+ * image: a partial continues the image whose previous partial it follows, else begins another,
+ * and a `completed` event ends the image furthest along.
+ */
+function createImagesUnderWay(): { partial(index: number, delivered: boolean): void; completed(): void; deliveredCount(): number } {
+  const images: ImageUnderWay[] = [];
+  return {
+    partial(index, delivered) {
+      const image = images.find((candidate) => candidate.lastPartial === index - 1);
+      if (image === undefined) images.push({ lastPartial: index, delivered });
+      else {
+        image.lastPartial = index;
+        image.delivered ||= delivered;
+      }
+    },
+    completed() {
+      if (images.length === 0) return;
+      const furthest = images.reduce((best, image) => (image.lastPartial > best.lastPartial ? image : best));
+      images.splice(images.indexOf(furthest), 1);
+    },
+    deliveredCount: () => images.filter((image) => image.delivered).length,
+  };
+}
+
 export function createCompletedImagesTally(decoder: ImageStreamDecoder): CompletedImagesTally {
   let count = 0;
   let reported: Omit<ImageGenerationResult, 'images' | 'usage'> = {};
   let usage: Usage | undefined;
   let upstreamFailed = false;
-  let partialDelivered = false;
+  const underWay = createImagesUnderWay();
   let delivering = true;
   const take = (events: readonly ImageStreamEvent[]): void => {
     for (const event of events) {
       if (event.type === 'error') upstreamFailed = true;
-      if (event.type === 'partial-image' && delivering) partialDelivered = true;
+      if (event.type === 'partial-image') underWay.partial(event.partialIndex, delivering);
       if (event.type !== 'image-completed') continue;
-      partialDelivered = false;
+      underWay.completed();
       const { images: _bytes, usage: eventUsage, ...fields } = event.result;
       if (count === 0) reported = fields;
       count += 1;
@@ -62,10 +95,10 @@ export function createCompletedImagesTally(decoder: ImageStreamDecoder): Complet
     clientLeft() {
       delivering = false;
     },
-    awaitingCompletion: () => partialDelivered,
+    awaitingCompletion: () => underWay.deliveredCount() > 0,
     result() {
-      // Only a client that left is charged for a partial: an upstream that broke off completed nothing.
-      const images = Array.from({ length: count + (!delivering && partialDelivered ? 1 : 0) }, () => ({ base64: '' }));
+      // Only a client that left is charged for partials: an upstream that broke off completed nothing.
+      const images = Array.from({ length: count + (delivering ? 0 : underWay.deliveredCount()) }, () => ({ base64: '' }));
       return { images, ...reported, ...(usage === undefined ? {} : { usage }) };
     },
     finish(cut) {

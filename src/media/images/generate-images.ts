@@ -1,4 +1,4 @@
-import type { AbortScope } from '../../call/abort-scope.js';
+import type { ClientScope } from '../../call/client-scope.js';
 import type { CatalogModel, CatalogRoute } from '../../catalog/model-catalog.js';
 import { GatewayError } from '../../errors/gateway-error.js';
 import type { ImageGenerationRequest, ImageGenerationResult } from '../../ir/image-generation.js';
@@ -15,7 +15,7 @@ export interface ImageCallSettings {
   readonly timeoutMs: number;
   /** How long a stream the client left while an image was under way is still read for its completion. */
   readonly usageWaitMs: number;
-  readonly signal: AbortScope;
+  readonly signal: ClientScope;
   readonly onFailure: (report: AttemptReport) => void;
   /** Concurrency caps of the upstreams: a whole answer holds its slot until it is read, a stream until it ends. */
   readonly caps: UpstreamCaps;

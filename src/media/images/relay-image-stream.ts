@@ -1,9 +1,9 @@
 import type { ChunkStream } from '../../call/commit-stream.js';
 import type { GatewayError } from '../../errors/gateway-error.js';
 import type { StreamedCallScope } from '../../call/streamed-call-scope.js';
+import { readOnIfClientLeft } from '../../call/read-on-if-client-left.js';
 import type { UpstreamTarget } from '../../providers/provider-adapter.js';
 import { scrubUpstreamText } from '../../providers/scrub-upstream-error.js';
-import { readOnForUsage } from '../../upstream/read-on-for-usage.js';
 import { createSseReader } from '../../upstream/sse-reader.js';
 import { upstreamTransportError, type UpstreamResponse } from '../../upstream/upstream-client.js';
 import { createErrorEventScrubber } from '../../upstream/error-event-scrubber.js';
@@ -70,13 +70,9 @@ export async function* relayImageStream(
     }
     cut = upstreamTransportError(error);
   } finally {
-    // Given up at a chunk, or the client went while the next one was awaited (and the wait ran out).
-    if (handedOver) scope.clientLeft();
-    if (scope.clientHasLeft) {
-      tally.clientLeft();
-      if (handedOver && tally.awaitingCompletion()) await readOnForUsage(chunks, (chunk) => reader.push(chunk), () => !tally.awaitingCompletion());
-      scope.stop();
-    }
+    // Given up at a chunk, or the client went while the next one was awaited: partials read from then on were never delivered.
+    await readOnIfClientLeft(scope, chunks, handedOver, { observe: (chunk) => reader.push(chunk), enough: () => !tally.awaitingCompletion(), bodyEnded: () => reader.flush() });
+    if (scope.clientHasLeft) tally.clientLeft();
   }
   const failure = tally.finish(cut);
   // An upstream that closed without a byte has not started the client's stream either.
