@@ -4,6 +4,7 @@ import { insertKey } from '../support/admin-keys.js';
 import { readFixture } from '../support/fixtures.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
+import { retrieveWhenStored } from '../support/retrieve-when-stored.js';
 
 /**
  * Upstream response ids are the upstream's: a compatible server, a proxy or a replay may give two
@@ -42,17 +43,6 @@ afterAll(async () => {
   await gateway.close();
   await upstream.close();
 });
-
-async function retrieveWhenStored(client: OpenAI, id: string): Promise<OpenAI.Responses.Response> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await client.responses.retrieve(id);
-    } catch (error) {
-      if (attempt > 50) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
-}
 
 describe('two keys whose stored responses get the same upstream id', () => {
   it('each read their own, continue their own and delete only their own', async () => {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFixture } from '../support/fixtures.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
+import { retrieveWhenStored } from '../support/retrieve-when-stored.js';
 
 let gateway: TestGateway;
 let anthropic: FakeUpstream;
@@ -30,33 +31,21 @@ afterAll(async () => {
   await anthropic.close();
 });
 
-async function retrieveWhenStored(id: string): Promise<OpenAI.Responses.Response> {
-  // Storing happens just after delivery; give it a moment.
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await client.responses.retrieve(id);
-    } catch (error) {
-      if (attempt > 50) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
-}
-
 describe('stored responses', () => {
   it('keeps a response made with store: true, streamed or not, for GET /v1/responses/{id}', async () => {
     const created = await client.responses.create({ model: 'sim-gpt', input: 'remember the number 42', store: true });
-    const retrieved = await retrieveWhenStored(created.id);
+    const retrieved = await retrieveWhenStored(client, created.id);
     expect(retrieved.id).toBe(created.id);
     expect(retrieved.output_text).toContain('remember the number 42');
 
     const streamed = await client.responses.stream({ model: 'sim-gemini', input: 'streamed and stored', store: true }).finalResponse();
-    const retrievedStream = await retrieveWhenStored(streamed.id);
+    const retrievedStream = await retrieveWhenStored(client, streamed.id);
     expect(retrievedStream.output_text).toContain('streamed and stored');
   });
 
   it('continues a stored conversation with previous_response_id on another upstream', async () => {
     const first = await client.responses.create({ model: 'sim-gpt', input: 'my name is Ada', store: true, instructions: 'be brief' });
-    await retrieveWhenStored(first.id);
+    await retrieveWhenStored(client, first.id);
     anthropic.reply({ body: readFixture('anthropic/messages/anthropic-text.json') });
     const second = await client.responses.create({ model: 'claude', input: 'what is my name?', previous_response_id: first.id });
     expect(second.output_text).toContain("I'm doing well");
@@ -84,7 +73,7 @@ describe('stored responses', () => {
 
   it('deletes a stored response', async () => {
     const created = await client.responses.create({ model: 'sim-gpt', input: 'short-lived', store: true });
-    await retrieveWhenStored(created.id);
+    await retrieveWhenStored(client, created.id);
     await client.responses.delete(created.id);
     const gone = await client.responses.retrieve(created.id).catch((error: unknown) => error);
     expect((gone as InstanceType<typeof OpenAI.APIError>).status).toBe(404);
