@@ -15,7 +15,18 @@ export const ownOutputCapFields: Readonly<Record<FormatName, readonly string[]>>
 
 /** The cap names of the other formats that `format` does not share: a request of `format` must not carry them. */
 export function foreignOutputCapFields(format: FormatName): readonly string[] {
+  return foreignFieldsByFormat[format];
+}
+
+function foreignFieldsOf(format: FormatName): readonly string[] {
   const own = ownOutputCapFields[format];
   const others = Object.values(ownOutputCapFields).flat();
   return [...new Set(others)].filter((field) => !own.includes(field)).sort();
 }
+
+// Worked out once: the decoders ask on every request.
+const foreignFieldsByFormat: Readonly<Record<FormatName, readonly string[]>> = {
+  chat: foreignFieldsOf('chat'),
+  responses: foreignFieldsOf('responses'),
+  messages: foreignFieldsOf('messages'),
+};
