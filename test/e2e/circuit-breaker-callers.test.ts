@@ -1,9 +1,9 @@
-import OpenAI, { APIError } from 'openai';
+import type OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertKey } from '../support/admin-keys.js';
+import { ask, failure, startBreakerGateway, type BreakerGateway } from '../support/breaker-gateway.js';
 import { readFixture } from '../support/fixtures.js';
-import { startFakeUpstream, type FakeReply, type FakeUpstream } from '../support/fake-upstream.js';
-import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
+import type { FakeReply, FakeUpstream } from '../support/fake-upstream.js';
+import type { TestGateway } from '../support/gateway-harness.js';
 
 /**
  * How many failures, and whose, a route's circuit breaker takes before it shuts a route for
@@ -19,7 +19,6 @@ let upstream: FakeUpstream;
 let gateway: TestGateway;
 let attacker: OpenAI;
 let bystander: OpenAI;
-let adminSecret: string;
 
 function replyTo(body: string): FakeReply {
   const failed = { status: 500, body: '{"error":{"message":"The server had an error","type":"server_error"}}' };
@@ -28,28 +27,22 @@ function replyTo(body: string): FakeReply {
   return { body: readFixture('openai/chat/openai-text.json') };
 }
 
+let breaker: BreakerGateway;
+let route: BreakerGateway['route'];
+
 beforeAll(async () => {
-  upstream = await startFakeUpstream();
-  upstream.reply((request) => replyTo(request.body));
-  gateway = await startTestGateway({
+  breaker = await startBreakerGateway({
+    replyTo,
     server: { open_access: 'always' },
     routing: { attempts_per_route: 1, timeout_ms: 5_000, circuit_breaker: { consecutive_failures: 4, cooldown_ms: cooldownMs } },
-    providers: { shared: { type: 'openai-compatible', base_url: `${upstream.url}/v1`, api_key: 'upstream-key' } },
-    // Each model calls its own upstream model, so each has its own breaker.
-    models: ['lopsided', 'with-keyless', 'trials', 'in-flight'].map((id) => ({ id, routes: [{ provider: 'shared', model: `upstream-${id}` }] })),
+    models: ['lopsided', 'with-keyless', 'trials', 'in-flight'],
   });
-  adminSecret = (await insertKey(gateway.services.storage, 'admin', true)).secret;
-  attacker = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: (await insertKey(gateway.services.storage, 'attacker', false)).secret, maxRetries: 0 });
-  bystander = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: (await insertKey(gateway.services.storage, 'bystander', false)).secret, maxRetries: 0 });
+  ({ upstream, gateway, attacker, bystander } = breaker);
+  route = (model) => breaker.route(model);
 });
 
-afterAll(async () => {
-  await gateway.close();
-  await upstream.close();
-});
+afterAll(() => breaker.close());
 
-const ask = (client: OpenAI, model: string, content = 'hi') => client.chat.completions.create({ model, messages: [{ role: 'user', content }] });
-const failure = (call: Promise<unknown>) => call.then(() => undefined, (error: unknown) => error as APIError);
 const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
 
 /** A keyless call, as open access lets anyone make (an SDK cannot leave its key out). */
@@ -57,14 +50,6 @@ async function askKeyless(model: string, content: string): Promise<number> {
   const response = await fetch(`${gateway.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model, messages: [{ role: 'user', content }] }) });
   await response.arrayBuffer();
   return response.status;
-}
-
-async function route(model: string): Promise<{ state: string; retry_at: string | null }> {
-  const response = await fetch(`${gateway.url}/admin/routes`, { headers: { authorization: `Bearer ${adminSecret}` } });
-  const body = (await response.json()) as { data: { model: string; routes: { state: string; retry_at: string | null }[] }[] };
-  const found = body.data.find((entry) => entry.model === model)?.routes[0];
-  if (found === undefined) throw new Error(`no route for ${model}`);
-  return found;
 }
 
 /** Opens `model`'s breaker the fair way: two keys meet two failures each. */

@@ -1,9 +1,8 @@
-import OpenAI, { APIError } from 'openai';
+import type OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertKey } from '../support/admin-keys.js';
+import { ask, failure, startBreakerGateway, type BreakerGateway } from '../support/breaker-gateway.js';
 import { readFixture } from '../support/fixtures.js';
-import { startFakeUpstream, type FakeReply, type FakeUpstream } from '../support/fake-upstream.js';
-import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
+import type { FakeReply, FakeUpstream } from '../support/fake-upstream.js';
 
 /**
  * A route's circuit breaker is shared by every key, so one key must not be able to open it for
@@ -13,10 +12,8 @@ import { startTestGateway, type TestGateway } from '../support/gateway-harness.j
  */
 
 let upstream: FakeUpstream;
-let gateway: TestGateway;
 let attacker: OpenAI;
 let bystander: OpenAI;
-let adminSecret: string;
 
 function replyTo(body: string): FakeReply {
   if (body.includes('please time out')) return { delayMs: 2_500, body: readFixture('openai/chat/openai-text.json') };
@@ -25,33 +22,20 @@ function replyTo(body: string): FakeReply {
   return { body: readFixture('openai/chat/openai-text.json') };
 }
 
+let breaker: BreakerGateway;
+
 beforeAll(async () => {
-  upstream = await startFakeUpstream();
-  upstream.reply((request) => replyTo(request.body));
-  gateway = await startTestGateway({
+  breaker = await startBreakerGateway({
+    replyTo,
     routing: { attempts_per_route: 1, timeout_ms: 1_000, circuit_breaker: { consecutive_failures: 2, cooldown_ms: 60_000 } },
-    providers: { shared: { type: 'openai-compatible', base_url: `${upstream.url}/v1`, api_key: 'upstream-key' } },
-    // Each model calls its own upstream model, so each has its own breaker.
-    models: ['timeouts', 'refusals', 'failures', 'everyone'].map((id) => ({ id, routes: [{ provider: 'shared', model: `upstream-${id}` }] })),
+    models: ['timeouts', 'refusals', 'failures', 'everyone'],
   });
-  adminSecret = (await insertKey(gateway.services.storage, 'admin', true)).secret;
-  attacker = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: (await insertKey(gateway.services.storage, 'attacker', false)).secret, maxRetries: 0 });
-  bystander = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: (await insertKey(gateway.services.storage, 'bystander', false)).secret, maxRetries: 0 });
+  ({ upstream, attacker, bystander } = breaker);
 });
 
-afterAll(async () => {
-  await gateway.close();
-  await upstream.close();
-});
+afterAll(() => breaker.close());
 
-const ask = (client: OpenAI, model: string, content = 'hi') => client.chat.completions.create({ model, messages: [{ role: 'user', content }] });
-const failure = (call: Promise<unknown>) => call.then(() => undefined, (error: unknown) => error as APIError);
-
-async function routeState(model: string): Promise<string | undefined> {
-  const response = await fetch(`${gateway.url}/admin/routes`, { headers: { authorization: `Bearer ${adminSecret}` } });
-  const body = (await response.json()) as { data: { model: string; routes: { state: string }[] }[] };
-  return body.data.find((entry) => entry.model === model)?.routes[0]?.state;
-}
+const routeState = async (model: string) => (await breaker.route(model)).state;
 
 describe('one key cannot open the shared circuit breaker for the others', () => {
   it("never counts the time-outs of a key's own slow requests", async () => {
