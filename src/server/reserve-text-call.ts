@@ -24,7 +24,7 @@ export interface TextCallToReserve {
 }
 
 /**
- * Reserves a text call's worst case against its key's budgets (interface.md §8), first refusing
+ * Reserves a text call's worst case against its key's budgets (README, "Limits and budgets"), first refusing
  * what no budget can be kept on: a model without a price (402), and a part of the request the
  * upstream bills beyond the model's token price, which the ledger would not see (400). Keys
  * without a budget meet none of it. Undefined when there was nothing to wait for (an await costs
@@ -45,12 +45,13 @@ export function reserveTextCall(limits: CallLimits, call: TextCallToReserve): Pr
   const bound = outputBound(call.format, call.parsedBody);
   const worst = worstTextCostNanoUsd(price, call.rawBody, bound);
   if (bound.capTokens !== undefined) return limits.reserve(call.requestId, worst);
-  const capField = ownOutputCapFields[call.format][0] as string;
+  // An uncapped call's refusal (thrown, or a rejected promise) says which cap field lowers it.
+  const hinted = (error: unknown) => withOutputCapHint(error, ownOutputCapFields[call.format][0] as string, uncappedOutputTokens * bound.choices);
   try {
     return limits.reserve(call.requestId, worst)?.catch((error: unknown) => {
-      throw withOutputCapHint(error, capField, uncappedOutputTokens * bound.choices);
+      throw hinted(error);
     });
   } catch (error) {
-    throw withOutputCapHint(error, capField, uncappedOutputTokens * bound.choices);
+    throw hinted(error);
   }
 }
