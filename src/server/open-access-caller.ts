@@ -71,7 +71,8 @@ function stripBrackets(name: string): string {
   return name.replace(/^\[(.*)\]$/, '$1');
 }
 
-function isLoopbackHostname(name: string): boolean {
+/** Whether a host name or address (bracketed or not) is this machine's loopback. */
+export function isLoopbackHostname(name: string): boolean {
   const bare = stripBrackets(name.toLowerCase());
   return bare === 'localhost' || bare === '::1' || (isIPv4(bare) && bare.startsWith('127.'));
 }

@@ -33,6 +33,7 @@ import { CallDrain } from './call-drain.js';
 import { capConnections } from './cap-connections.js';
 import { drainServer } from './drain-server.js';
 import { createRequestListener } from './request-listener.js';
+import { isLoopbackHostname } from './open-access-caller.js';
 import { databaseStartFailure, listenStartFailure } from './start-failure.js';
 
 export interface RunningGateway {
@@ -253,8 +254,7 @@ function usesSimulator(config: GatewayConfig): boolean {
 function openAccessMode(config: GatewayConfig): OpenAccessMode {
   const mode = config.server.open_access;
   if (mode !== 'auto') return mode;
-  const loopback = ['127.0.0.1', 'localhost', '::1'].includes(config.server.host) || config.server.host.startsWith('127.');
-  return loopback ? 'auto' : 'never';
+  return isLoopbackHostname(config.server.host) ? 'auto' : 'never';
 }
 
 function listen(server: Server, hostname: string, port: number): Promise<Server> {
