@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { Logger } from '../logging/logger.js';
-import type { CallDrain } from './call-drain.js';
+import type { CallDrain } from '../call/call-drain.js';
 
 /** How long calls stopped at the end of the grace get to write their error event and end. */
 const stoppedCallsEndMs = 2_000;

@@ -8,7 +8,7 @@ import { consolePath, handleConsole } from '../endpoints/console/console-endpoin
 import { handleCountTokens } from '../endpoints/text/count-tokens-endpoint.js';
 import { handleImages } from '../endpoints/images/images-endpoint.js';
 import { errorResponse } from '../http/error-response.js';
-import type { GatewayServices } from './gateway-services.js';
+import type { GatewayServices } from '../endpoints/gateway-services.js';
 import type { GatewayEnvironment } from '../http/exchange.js';
 import { registerAdminRoutes } from '../endpoints/admin/admin-routes.js';
 import { registerObservabilityRoutes } from '../endpoints/observability/observability-routes.js';

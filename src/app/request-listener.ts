@@ -3,7 +3,7 @@ import { clientFormats } from '../formats/registry.js';
 import type { ClientFormat } from '../formats/client-format.js';
 import type { EndpointFamily } from '../keys/endpoint-family.js';
 import { errorAnswer } from '../http/gateway-answer.js';
-import type { GatewayServices } from './gateway-services.js';
+import type { GatewayServices } from '../endpoints/gateway-services.js';
 import { newRequestId } from '../http/request-id.js';
 import { handleTextRequest, type PrepareBody } from '../endpoints/text/text-endpoint.js';
 import { textEndpointPaths, textEndpoints } from '../endpoints/text/text-endpoints.js';

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ClientScope } from '../call/client-scope.js';
-import type { CallDrain } from '../app/call-drain.js';
+import type { CallDrain } from '../call/call-drain.js';
 
 /** What the gateway reads from request headers; Web `Headers` fits it too. */
 export interface HeaderSource {

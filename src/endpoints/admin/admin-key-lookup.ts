@@ -1,7 +1,7 @@
 import { GatewayError } from '../../errors/gateway-error.js';
 import type { ApiKeyRecord } from '../../storage/ports.js';
 import type { GatewayContext } from '../../http/exchange.js';
-import type { GatewayServices } from '../../app/gateway-services.js';
+import type { GatewayServices } from '../gateway-services.js';
 
 /** The key named by the path's `{id}`; 404 when there is none. */
 export async function keyFromPath(context: GatewayContext, services: GatewayServices): Promise<ApiKeyRecord> {

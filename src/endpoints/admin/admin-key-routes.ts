@@ -1,6 +1,6 @@
 import type { Hono } from 'hono';
 import type { GatewayEnvironment } from '../../http/exchange.js';
-import type { GatewayServices } from '../../app/gateway-services.js';
+import type { GatewayServices } from '../gateway-services.js';
 import { adminMethodNotAllowed } from './admin-answer.js';
 import { handleListAudit } from './audit-endpoint.js';
 import { handleGetKey, handleListKeys } from './key-read-endpoints.js';

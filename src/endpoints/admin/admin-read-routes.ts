@@ -2,7 +2,7 @@ import type { Hono } from 'hono';
 import { GatewayError } from '../../errors/gateway-error.js';
 import { errorResponse } from '../../http/error-response.js';
 import type { GatewayContext, GatewayEnvironment } from '../../http/exchange.js';
-import type { GatewayServices } from '../../app/gateway-services.js';
+import type { GatewayServices } from '../gateway-services.js';
 import { handleAdminRoutes } from './admin-routes-endpoint.js';
 import { handleAdminVideoContent, handleAdminVideos } from './admin-videos-endpoints.js';
 import { handleLedgerExport } from './ledger-export-endpoint.js';

@@ -1,7 +1,7 @@
 import type { RouteCircuit } from '../../routing/circuit-breaker.js';
 import { errorResponse } from '../../http/error-response.js';
 import type { GatewayContext } from '../../http/exchange.js';
-import type { GatewayServices } from '../../app/gateway-services.js';
+import type { GatewayServices } from '../gateway-services.js';
 import { jsonAnswer } from '../videos/video-caller.js';
 import { adminCaller } from './admin-caller.js';
 

@@ -1,6 +1,6 @@
 import type { Hono } from 'hono';
 import type { GatewayEnvironment } from '../../http/exchange.js';
-import type { GatewayServices } from '../../app/gateway-services.js';
+import type { GatewayServices } from '../gateway-services.js';
 import { registerAdminKeyRoutes } from './admin-key-routes.js';
 import { registerAdminReadRoutes } from './admin-read-routes.js';
 

@@ -4,7 +4,7 @@ import { GatewayError } from '../../errors/gateway-error.js';
 import type { VideoJobRecord } from '../../storage/ports.js';
 import { errorResponse } from '../../http/error-response.js';
 import type { GatewayContext } from '../../http/exchange.js';
-import type { GatewayServices } from '../../app/gateway-services.js';
+import type { GatewayServices } from '../gateway-services.js';
 import { jsonAnswer } from '../videos/video-caller.js';
 import { videoContentAnswer } from '../videos/video-content-endpoint.js';
 import { adminCaller } from './admin-caller.js';

@@ -3,7 +3,7 @@ import { GatewayError } from '../../errors/gateway-error.js';
 import { parseOrThrow } from '../../formats/validation/openai-parse-or-throw.js';
 import { errorResponse } from '../../http/error-response.js';
 import type { GatewayContext } from '../../http/exchange.js';
-import type { GatewayServices } from '../../app/gateway-services.js';
+import type { GatewayServices } from '../gateway-services.js';
 import { adminCaller } from './admin-caller.js';
 import { adminJson, refuseUnknownQuery } from './admin-answer.js';
 import { describeAdminKey } from '../../keys/key-object.js';

@@ -6,7 +6,7 @@ import { parseKeyChanges, parseNewKeySettings } from '../../keys/key-settings.js
 import { keySettingsWire } from '../../keys/key-settings-wire.js';
 import { errorResponse } from '../../http/error-response.js';
 import type { GatewayContext } from '../../http/exchange.js';
-import type { GatewayServices } from '../../app/gateway-services.js';
+import type { GatewayServices } from '../gateway-services.js';
 import { adminCaller } from './admin-caller.js';
 import { adminBody, adminJson } from './admin-answer.js';
 import { describeAdminKey } from '../../keys/key-object.js';

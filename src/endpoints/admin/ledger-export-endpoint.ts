@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ledgerExportChunks, ledgerExportFormats } from '../../metering/ledger-entry-record.js';
 import { errorResponse } from '../../http/error-response.js';
 import type { GatewayContext } from '../../http/exchange.js';
-import type { GatewayServices } from '../../app/gateway-services.js';
+import type { GatewayServices } from '../gateway-services.js';
 import { adminCaller } from './admin-caller.js';
 import { adminQuery, assertOrderedRange, queryTime } from './admin-query.js';
 

@@ -3,7 +3,7 @@ import { ledgerEntryRecord } from '../../metering/ledger-entry-record.js';
 import type { LedgerEntry } from '../../storage/ports.js';
 import { errorResponse } from '../../http/error-response.js';
 import type { GatewayContext } from '../../http/exchange.js';
-import type { GatewayServices } from '../../app/gateway-services.js';
+import type { GatewayServices } from '../gateway-services.js';
 import { adminCaller } from './admin-caller.js';
 import { adminQuery } from './admin-query.js';
 import type { LedgerTail } from './ledger-tail.js';

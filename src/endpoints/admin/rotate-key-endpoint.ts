@@ -3,7 +3,7 @@ import { displayPrefix, hashApiKey, mintApiKeySecret } from '../../keys/api-key-
 import { keyAuditEntry } from '../../keys/key-audit.js';
 import { errorResponse } from '../../http/error-response.js';
 import type { GatewayContext } from '../../http/exchange.js';
-import type { GatewayServices } from '../../app/gateway-services.js';
+import type { GatewayServices } from '../gateway-services.js';
 import { adminCaller } from './admin-caller.js';
 import { adminBody, adminJson } from './admin-answer.js';
 import { describeAdminKey } from '../../keys/key-object.js';

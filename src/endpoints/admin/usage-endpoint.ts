@@ -3,7 +3,7 @@ import { formatNanoUsd } from '../../catalog/pricing/decimal-usd.js';
 import type { UsageGroup, UsageGrouping } from '../../storage/ports.js';
 import { errorResponse } from '../../http/error-response.js';
 import type { GatewayContext } from '../../http/exchange.js';
-import type { GatewayServices } from '../../app/gateway-services.js';
+import type { GatewayServices } from '../gateway-services.js';
 import { jsonAnswer } from '../videos/video-caller.js';
 import { adminCaller } from './admin-caller.js';
 import { adminQuery, assertOrderedRange, queryTime } from './admin-query.js';

@@ -4,7 +4,7 @@ import { GatewayError } from '../../errors/gateway-error.js';
 import type { SeriesStep } from '../../storage/ports.js';
 import { errorResponse } from '../../http/error-response.js';
 import type { GatewayContext } from '../../http/exchange.js';
-import type { GatewayServices } from '../../app/gateway-services.js';
+import type { GatewayServices } from '../gateway-services.js';
 import { jsonAnswer } from '../videos/video-caller.js';
 import { adminCaller } from './admin-caller.js';
 import { adminQuery, assertOrderedRange, queryTime } from './admin-query.js';

@@ -4,7 +4,7 @@ import { assertEndpointAllowed, isModelAllowed } from '../../keys/key-scope.js';
 import type { ApiKeyRecord } from '../../storage/ports.js';
 import { errorResponse } from '../../http/error-response.js';
 import type { GatewayContext } from '../../http/exchange.js';
-import type { GatewayServices } from '../../app/gateway-services.js';
+import type { GatewayServices } from '../gateway-services.js';
 
 /** What a discovery endpoint lists: the catalog of this call and the models its caller may see. */
 export interface DiscoveryRequest {

@@ -1,7 +1,7 @@
 import { imageModelObject } from '../../catalog/publish/image-model-object.js';
 import { videoModelObject } from '../../catalog/publish/video-model-object.js';
 import type { GatewayContext } from '../../http/exchange.js';
-import type { GatewayServices } from '../../app/gateway-services.js';
+import type { GatewayServices } from '../gateway-services.js';
 import { discoveryAnswer } from './discovery-request.js';
 
 /** `GET /v1/images/models`: image models with their rules, legacy aliases and prices. */

@@ -1,6 +1,6 @@
 import type { CatalogModel } from '../../catalog/model-catalog.js';
 import type { GatewayContext } from '../../http/exchange.js';
-import type { GatewayServices } from '../../app/gateway-services.js';
+import type { GatewayServices } from '../gateway-services.js';
 import { discoveryAnswer, parseModalities } from './discovery-request.js';
 
 /**

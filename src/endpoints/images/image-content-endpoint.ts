@@ -4,7 +4,7 @@ import type { ContentReader } from '../../media/content-store/content-store.js';
 import { contentSafetyHeaders } from '../../http/content-safety-headers.js';
 import { errorResponse } from '../../http/error-response.js';
 import type { GatewayContext } from '../../http/exchange.js';
-import type { GatewayServices } from '../../app/gateway-services.js';
+import type { GatewayServices } from '../gateway-services.js';
 
 /**
  * `GET /v1/images/content/{id}` (and HEAD): a published image, by the signed URL the image

@@ -25,7 +25,7 @@ import type { AttemptReport } from '../../routing/run-with-fallback.js';
 import type { ApiKeyRecord } from '../../storage/ports.js';
 import { errorResponse } from '../../http/error-response.js';
 import type { GatewayContext } from '../../http/exchange.js';
-import type { GatewayServices } from '../../app/gateway-services.js';
+import type { GatewayServices } from '../gateway-services.js';
 import { assertJsonContentType, parseJsonObject, readRequestBody } from '../../http/read-request-body.js';
 import { requestBaseUrl } from '../../http/request-base-url.js';
 import { clientAbortScope, nodeRequestHeaders } from '../../http/request-headers.js';

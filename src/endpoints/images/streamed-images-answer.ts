@@ -9,7 +9,7 @@ import { entryTokens } from '../../metering/meter-call.js';
 import { meterImageCall } from '../../metering/meter-image-call.js';
 import type { ApiKeyRecord } from '../../storage/ports.js';
 import { chunkStreamResponse } from '../../http/chunk-stream-response.js';
-import type { GatewayServices } from '../../app/gateway-services.js';
+import type { GatewayServices } from '../gateway-services.js';
 
 export interface StreamedImagesCall {
   readonly requestId: string;

@@ -1,7 +1,7 @@
 import { adminCaller } from '../admin/admin-caller.js';
 import { errorResponse } from '../../http/error-response.js';
 import type { GatewayContext } from '../../http/exchange.js';
-import type { GatewayServices } from '../../app/gateway-services.js';
+import type { GatewayServices } from '../gateway-services.js';
 
 /**
  * `GET /metrics`: the Prometheus text exposition. It shows spend and traffic by model, so it needs

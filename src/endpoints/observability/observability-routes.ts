@@ -2,7 +2,7 @@ import type { Hono } from 'hono';
 import { GatewayError } from '../../errors/gateway-error.js';
 import { errorResponse } from '../../http/error-response.js';
 import type { GatewayEnvironment } from '../../http/exchange.js';
-import type { GatewayServices } from '../../app/gateway-services.js';
+import type { GatewayServices } from '../gateway-services.js';
 import { handleMetrics } from './metrics-endpoint.js';
 import { handleReady } from './ready-endpoint.js';
 

@@ -1,7 +1,7 @@
 import { GatewayError } from '../../errors/gateway-error.js';
 import { errorResponse } from '../../http/error-response.js';
 import type { GatewayContext } from '../../http/exchange.js';
-import type { GatewayServices } from '../../app/gateway-services.js';
+import type { GatewayServices } from '../gateway-services.js';
 
 const notReadyMessages = {
   shutting_down: 'The gateway is shutting down.',

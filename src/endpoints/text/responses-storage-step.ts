@@ -1,6 +1,6 @@
 import { captureResponseObject } from '../../stored-responses/capture-response-object.js';
 import { expandPreviousResponse, storeResponse } from '../../stored-responses/stored-conversation.js';
-import type { GatewayServices } from '../../app/gateway-services.js';
+import type { GatewayServices } from '../gateway-services.js';
 import type { PrepareBody } from './text-endpoint.js';
 
 /**

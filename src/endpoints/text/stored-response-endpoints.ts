@@ -3,7 +3,7 @@ import { assertEndpointAllowed } from '../../keys/key-scope.js';
 import { findStoredResponse, type StoredConversation } from '../../stored-responses/stored-conversation.js';
 import type { StoredResponseRecord } from '../../storage/ports.js';
 import { errorResponse } from '../../http/error-response.js';
-import type { GatewayServices } from '../../app/gateway-services.js';
+import type { GatewayServices } from '../gateway-services.js';
 import type { GatewayContext } from '../../http/exchange.js';
 
 /** `GET /v1/responses/{id}`: a response stored with `store: true`, for the key that made it. */

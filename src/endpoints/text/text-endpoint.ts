@@ -20,9 +20,9 @@ import { translatedCall } from '../../translation/translated-call.js';
 import type { ApiKeyRecord } from '../../storage/ports.js';
 import type { Exchange } from '../../http/exchange.js';
 import { errorAnswer, type GatewayAnswer } from '../../http/gateway-answer.js';
-import type { GatewayServices } from '../../app/gateway-services.js';
+import type { GatewayServices } from '../gateway-services.js';
 import { parseJsonObject } from '../../http/read-request-body.js';
-import { readAuthorisedRequest } from '../../http/read-authorised-request.js';
+import { readAuthorisedRequest } from '../read-authorised-request.js';
 import { reserveTextCall } from './reserve-text-call.js';
 import { clientAbortScope } from '../../http/request-headers.js';
 

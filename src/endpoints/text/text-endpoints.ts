@@ -1,6 +1,6 @@
 import type { FormatName } from '../../ir/format-name.js';
 import type { EndpointFamily } from '../../keys/endpoint-family.js';
-import type { GatewayServices } from '../../app/gateway-services.js';
+import type { GatewayServices } from '../gateway-services.js';
 import { responsesStorageStep } from './responses-storage-step.js';
 import type { PrepareBody } from './text-endpoint.js';
 

@@ -4,7 +4,7 @@ import { callVideoUpstream } from '../../media/videos/video-upstream-call.js';
 import type { VideoJobRecord } from '../../storage/ports.js';
 import { errorResponse } from '../../http/error-response.js';
 import type { GatewayContext } from '../../http/exchange.js';
-import type { GatewayServices } from '../../app/gateway-services.js';
+import type { GatewayServices } from '../gateway-services.js';
 import { jsonAnswer, videoCaller, visibleVideoJob } from './video-caller.js';
 
 /** Stops the upstream job where the upstream can; a failure is logged, as the job is free either way. */

@@ -3,7 +3,7 @@ import { parseOrThrow } from '../../formats/validation/openai-parse-or-throw.js'
 import { videoJobObject } from '../../media/videos/video-job-object.js';
 import { errorResponse } from '../../http/error-response.js';
 import type { GatewayContext } from '../../http/exchange.js';
-import type { GatewayServices } from '../../app/gateway-services.js';
+import type { GatewayServices } from '../gateway-services.js';
 import { jsonAnswer, videoCaller, visibleVideoJob } from './video-caller.js';
 
 /** `GET /v1/videos/{id}`: the job as it stands. */

@@ -12,7 +12,7 @@ import type { CallLimits } from '../../governance/key-limits.js';
 import { errorResponse } from '../../http/error-response.js';
 import { withLimitHeaders } from '../../http/with-limit-headers.js';
 import type { GatewayContext } from '../../http/exchange.js';
-import type { GatewayServices } from '../../app/gateway-services.js';
+import type { GatewayServices } from '../gateway-services.js';
 import { assertJsonContentType, parseJsonObject, readRequestBody } from '../../http/read-request-body.js';
 import { idempotencyKey } from './idempotency-key.js';
 import { jsonAnswer, videoCaller, visibleVideoJob } from './video-caller.js';

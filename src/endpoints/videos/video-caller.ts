@@ -2,7 +2,7 @@ import { GatewayError } from '../../errors/gateway-error.js';
 import { assertEndpointAllowed } from '../../keys/key-scope.js';
 import type { ApiKeyRecord, VideoJobRecord } from '../../storage/ports.js';
 import type { GatewayContext } from '../../http/exchange.js';
-import type { GatewayServices } from '../../app/gateway-services.js';
+import type { GatewayServices } from '../gateway-services.js';
 import { nodeRequestHeaders } from '../../http/request-headers.js';
 
 /** The caller of a video endpoint: authenticated and allowed the `videos` family. */

@@ -7,7 +7,7 @@ import { parseByteRange } from '../../http/byte-range.js';
 import { contentSafetyHeaders } from '../../http/content-safety-headers.js';
 import { errorResponse } from '../../http/error-response.js';
 import type { GatewayContext } from '../../http/exchange.js';
-import type { GatewayServices } from '../../app/gateway-services.js';
+import type { GatewayServices } from '../gateway-services.js';
 import { videoCaller, visibleVideoJob } from './video-caller.js';
 
 const variants: readonly VideoJobContentVariant[] = ['video', 'thumbnail', 'spritesheet'];

@@ -1,7 +1,7 @@
 import type { RoutingSettings } from '../../catalog/catalog-snapshot.js';
 import type { VideoSubmitSettings } from '../../media/videos/submit-video-job.js';
 import { fallbackPolicy } from '../../routing/fallback-policy.js';
-import type { GatewayServices } from '../../app/gateway-services.js';
+import type { GatewayServices } from '../gateway-services.js';
 
 /** How a submit of `modelId` (its public id) made from this request reaches its upstream, with this snapshot's routing. */
 export function videoSubmitSettings(services: GatewayServices, routing: RoutingSettings, requestId: string, modelId: string, keyId: string | undefined): VideoSubmitSettings {

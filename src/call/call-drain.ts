@@ -1,4 +1,4 @@
-import { AbortScope } from '../call/abort-scope.js';
+import { AbortScope } from './abort-scope.js';
 
 /** A call in flight: a link in the drain's list. */
 export interface TrackedCall {

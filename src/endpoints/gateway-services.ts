@@ -1,4 +1,4 @@
-import type { CallDrain } from './call-drain.js';
+import type { CallDrain } from '../call/call-drain.js';
 import type { LiveCatalog } from '../catalog/live-catalog.js';
 import type { GatewayConfig } from '../config/config-schema.js';
 import type { Logger } from '../logging/logger.js';

@@ -3,10 +3,10 @@ import type { FormatName } from '../ir/format-name.js';
 import { assertEndpointAllowed } from '../keys/key-scope.js';
 import type { EndpointFamily } from '../keys/endpoint-family.js';
 import type { ApiKeyRecord } from '../storage/ports.js';
-import { anthropicVersion } from './anthropic-version.js';
-import type { GatewayServices } from '../app/gateway-services.js';
-import { assertJsonContentType, readRequestBody } from './read-request-body.js';
-import { nodeRequestHeaders, type HeaderSource } from './request-headers.js';
+import { anthropicVersion } from '../http/anthropic-version.js';
+import type { GatewayServices } from './gateway-services.js';
+import { assertJsonContentType, readRequestBody } from '../http/read-request-body.js';
+import { nodeRequestHeaders, type HeaderSource } from '../http/request-headers.js';
 
 /** What every JSON POST endpoint knows once the caller is admitted and the body is read. */
 export interface AuthorisedRequest {
