@@ -11,11 +11,11 @@ import { chatModel } from './lib/scenarios.mjs';
 const dist = new URL('../dist/', import.meta.url);
 const load = (path) => import(new URL(path, dist).href);
 const [{ InProcessKeyLimits }, { InProcessKeyRateLimiter }, { InProcessBudgetMeter }, { worstTextCostNanoUsd }, { outputBound }, { apiKeyRecord }] = await Promise.all([
-  load('limits/memory-key-limits.js'),
-  load('limits/memory-key-rate-limiter.js'),
-  load('budgets/memory-budget-meter.js'),
-  load('budgets/worst-case-cost.js'),
-  load('budgets/output-bound.js'),
+  load('governance/in-process-key-limits.js'),
+  load('governance/rate-limits/in-process-key-rate-limiter.js'),
+  load('governance/budgets/in-process-budget-meter.js'),
+  load('governance/worst-case/text-worst-case.js'),
+  load('governance/worst-case/output-bound.js'),
   load('keys/api-key-record.js'),
 ]);
 

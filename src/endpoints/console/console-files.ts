@@ -22,7 +22,7 @@ const contentTypes: Record<string, string> = {
 
 /**
  * Where `npm run build` writes the console: `dist/console/`, beside the compiled server
- * (dist/server/console/ → dist/console/), or, when the server runs from its TypeScript sources
+ * (dist/endpoints/console/ → dist/console/), or, when the server runs from its TypeScript sources
  * (tests), the same folder seen from src/.
  */
 function consoleDirectory(): string | undefined {

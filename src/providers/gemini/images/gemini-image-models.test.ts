@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isGatewayError } from '../../../errors/gateway-error.js';
 import { readJsonFixture, readTextFixture } from '../../../wire/chat/chat-fixtures.test-support.js';
-import { decodeGeminiError } from '../decode-gemini-error.js';
+import { decodeGeminiError } from '../decode-error.js';
 import { geminiImageGeneration } from './gemini-image-generation.js';
 import { geminiTarget, imageRequest, jsonBody, thrownBy } from './gemini-images.test-support.js';
 

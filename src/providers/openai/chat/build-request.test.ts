@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { IrRequest } from '../../../ir/index.js';
 import type { UpstreamTarget } from '../../provider-adapter.js';
-import { createOpenAIChatAdapter } from './index.js';
+import { createOpenAIChatAdapter } from '../openai-adapters.js';
 
 const target: UpstreamTarget = {
   providerName: 'openai',

@@ -3,7 +3,7 @@ import { isRecord } from '../../../json/json-value.js';
 import type { ProviderKind, UpstreamHttpRequest, UpstreamTarget } from '../../provider-adapter.js';
 import { encodeMessages } from './encode-messages.js';
 import { encodeResponseFormat, encodeToolChoice, encodeTools } from './encode-tools.js';
-import { chatUpstreamHeaders } from './upstream-headers.js';
+import { openAIUpstreamHeaders } from '../shared/upstream-headers.js';
 
 /** The chat request body for an IR request, sent to `target.model`. */
 export function buildChatBody(request: IrRequest, target: UpstreamTarget, kind: ProviderKind): Record<string, unknown> {
@@ -51,7 +51,7 @@ export function buildChatBody(request: IrRequest, target: UpstreamTarget, kind: 
 export function buildChatRequest(request: IrRequest, target: UpstreamTarget, kind: ProviderKind): UpstreamHttpRequest {
   return {
     url: `${target.baseUrl}/chat/completions`,
-    headers: chatUpstreamHeaders(target),
+    headers: openAIUpstreamHeaders(target),
     body: JSON.stringify(buildChatBody(request, target, kind)),
   };
 }

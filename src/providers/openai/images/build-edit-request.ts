@@ -1,5 +1,5 @@
 import type { ImageGenerationRequest, ImageInput } from '../../../ir/index.js';
-import { chatUpstreamHeaders } from '../chat/upstream-headers.js';
+import { openAIUpstreamHeaders } from '../shared/upstream-headers.js';
 import type { UpstreamMediaRequest, UpstreamTarget } from '../../provider-adapter.js';
 import { imageOptionFields } from './image-option-fields.js';
 import { encodeMultipartForm, type FormPart } from '../shared/multipart-form.js';
@@ -28,7 +28,7 @@ export function buildEditRequest(
   const form = encodeMultipartForm(parts);
   return {
     url: `${target.baseUrl}/images/edits`,
-    headers: { ...withoutContentType(chatUpstreamHeaders(target)), 'content-type': form.contentType },
+    headers: { ...withoutContentType(openAIUpstreamHeaders(target)), 'content-type': form.contentType },
     body: form.body,
   };
 }

@@ -1,5 +1,5 @@
 import type { ImageGenerationRequest } from '../../../ir/index.js';
-import { chatUpstreamHeaders } from '../chat/upstream-headers.js';
+import { openAIUpstreamHeaders } from '../shared/upstream-headers.js';
 import type { UpstreamMediaRequest, UpstreamTarget } from '../../provider-adapter.js';
 import { imageOptionFields } from './image-option-fields.js';
 import { responseFormatField } from './response-format-field.js';
@@ -16,5 +16,5 @@ export function buildGenerationRequest(
     ...imageOptionFields(request),
     ...responseFormatField(kind, target),
   };
-  return { url: `${target.baseUrl}/images/generations`, headers: chatUpstreamHeaders(target), body: JSON.stringify(body) };
+  return { url: `${target.baseUrl}/images/generations`, headers: openAIUpstreamHeaders(target), body: JSON.stringify(body) };
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isGatewayError } from '../../../errors/gateway-error.js';
 import { isRecord } from '../../../json/json-value.js';
 import { readJsonFixture, readTextFixture } from '../../../wire/chat/chat-fixtures.test-support.js';
-import { decodeChatError } from '../chat/decode-error.js';
+import { decodeOpenAIError } from '../shared/decode-error.js';
 import { decodeImagesResponse } from './decode-images-response.js';
 
 function thrownBy(action: () => unknown): unknown {
@@ -82,18 +82,18 @@ describe('OpenAI images: errors through the adapter error decoder', () => {
         code: 'moderation_blocked',
       },
     });
-    const error = decodeChatError(400, body, {});
+    const error = decodeOpenAIError(400, body, {});
     expect(error).toMatchObject({ status: 400, code: 'upstream_client_error', upstreamType: 'moderation_blocked' });
     expect(error.message).toBe('Your request was rejected by the safety system. If you believe this is an error, contact us.');
   });
 
   it('keeps the dall-e content_policy_violation code too', () => {
     const body = '{"error":{"message":"Your request was rejected as a result of our safety system.","type":"invalid_request_error","param":null,"code":"content_policy_violation"}}';
-    expect(decodeChatError(400, body, {}).upstreamType).toBe('content_policy_violation');
+    expect(decodeOpenAIError(400, body, {}).upstreamType).toBe('content_policy_violation');
   });
 
   it('keeps the recorded response_format refusal as a 400 naming the parameter', () => {
-    const error = decodeChatError(400, readTextFixture('openai/images/gpt-image-response-format-error.json'), {});
+    const error = decodeOpenAIError(400, readTextFixture('openai/images/gpt-image-response-format-error.json'), {});
     expect(error).toMatchObject({ status: 400, message: "Unknown parameter: 'response_format'." });
   });
 });

@@ -4,7 +4,7 @@ import type { IrRequest } from '../../../ir/index.js';
 import { namespaceExtensions } from '../../../wire/responses/namespaced-tool.js';
 import type { UpstreamTarget } from '../../provider-adapter.js';
 import { buildResponsesBody } from './build-request.js';
-import { openAIResponsesAdapter } from './index.js';
+import { openAIResponsesAdapter } from '../openai-adapters.js';
 
 const target: UpstreamTarget = { providerName: 'openai', kind: 'openai', baseUrl: 'https://api.openai.com/v1', apiKey: 'sk-up', model: 'gpt-5.1' };
 

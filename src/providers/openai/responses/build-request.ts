@@ -4,7 +4,7 @@ import { isRecord } from '../../../json/json-value.js';
 import { encodeResponsesTextFormat, encodeResponsesToolChoice, encodeResponsesTools } from '../../../wire/responses/responses-tools.js';
 import type { UpstreamHttpRequest, UpstreamTarget } from '../../provider-adapter.js';
 import { encodeInput } from './encode-input.js';
-import { responsesUpstreamHeaders } from './upstream-headers.js';
+import { openAIUpstreamHeaders } from '../shared/upstream-headers.js';
 
 const encryptedReasoning = 'reasoning.encrypted_content';
 
@@ -71,7 +71,7 @@ function encodeReasoning(reasoning: ReasoningConfig | undefined): Record<string,
 export function buildResponsesRequest(request: IrRequest, target: UpstreamTarget): UpstreamHttpRequest {
   return {
     url: `${target.baseUrl}/responses`,
-    headers: responsesUpstreamHeaders(target),
+    headers: openAIUpstreamHeaders(target),
     body: JSON.stringify(buildResponsesBody(request, target)),
   };
 }

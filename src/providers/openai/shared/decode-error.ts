@@ -8,7 +8,7 @@ import { parseChatErrorBody } from '../../../wire/chat/chat-error-body.js';
  * problem and never holds our credential); the body is not quoted when it is not an OpenAI-style
  * error, since proxies answer with HTML that can name internal hosts.
  */
-export function decodeChatError(status: number, bodyText: string, headers: Readonly<Record<string, string>>): GatewayError {
+export function decodeOpenAIError(status: number, bodyText: string, headers: Readonly<Record<string, string>>): GatewayError {
   const fields = parseChatErrorBody(parseJson(bodyText));
   const message = fields?.message ?? `The upstream returned HTTP ${status}.`;
   // Safety refusals carry their meaning in `code`, not `type`: gpt-image models answer

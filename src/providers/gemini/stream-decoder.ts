@@ -10,7 +10,7 @@ import {
 import type { StreamDecoder } from '../provider-adapter.js';
 import { createCallIdMinter, fallbackResponseId } from './gemini-call-ids.js';
 import { customToolNames } from './gemini-custom-tools.js';
-import { gatewayErrorFromGemini } from './decode-gemini-error.js';
+import { gatewayErrorFromGemini } from './decode-error.js';
 import { createPartAssembler, type PartAssembler } from './gemini-part-assembler.js';
 import { responseCreatedSeconds } from './gemini-response-time.js';
 

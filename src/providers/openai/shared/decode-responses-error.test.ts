@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readTextFixture } from '../../../wire/responses/responses-fixtures.test-support.js';
-import { openAIResponsesAdapter } from './index.js';
+import { openAIResponsesAdapter } from '../openai-adapters.js';
 
 describe('Responses upstream errors', () => {
   it('keeps the quota error of the recorded 429 apart from a transient rate limit', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeGeminiError } from './decode-gemini-error.js';
+import { decodeGeminiError } from './decode-error.js';
 import { readGeminiFixtureText } from './gemini.test-support.js';
 
 describe('decodeGeminiError', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { IrStreamEvent, OutputPart } from '../../ir/index.js';
 import { collectOutputParts } from './collect-output-parts.js';
-import { decodeGeminiResponse } from './decode-gemini-response.js';
-import { createGeminiStreamDecoder } from './gemini-stream-decoder.js';
+import { decodeGeminiResponse } from './decode-response.js';
+import { createGeminiStreamDecoder } from './stream-decoder.js';
 import { makeRequest, readGeminiChunks, readGeminiJsonFixture, replayChunks } from './gemini.test-support.js';
 
 function replay(name: string): IrStreamEvent[] {
