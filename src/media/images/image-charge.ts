@@ -1,4 +1,4 @@
-import { tokensWorstNanoUsd } from '../../budgets/worst-case-cost.js';
+import { tokensWorstNanoUsd } from '../../governance/worst-case/text-worst-case.js';
 import { costNanoUsd } from '../../catalog/pricing/cost.js';
 import type { ImageTierPrice, PriceEntry } from '../../catalog/pricing/model-price.js';
 import type { ImageGenerationResult } from '../../ir/image-generation.js';

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../errors/gateway-error.js';
 import type { IrMessage, IrRequest, ReasoningEffort, ToolChoice } from '../../ir/index.js';
-import type { GenerateContentRequest } from '../../wire/gemini/generate-content-request.js';
+import type { GenerateContentRequest } from './wire/generate-content-request.js';
 import type { UpstreamTarget } from '../provider-adapter.js';
 import { buildGeminiBody, buildGeminiRequest } from './build-gemini-request.js';
 import { placeholderThoughtSignature } from './gemini-contents.js';
-import { makeRequest } from './gemini-test-support.js';
+import { makeRequest } from './gemini.test-support.js';
 
 const target: UpstreamTarget = {
   providerName: 'gemini',

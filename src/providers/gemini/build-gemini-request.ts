@@ -1,5 +1,5 @@
 import type { IrRequest } from '../../ir/index.js';
-import type { GenerateContentRequest } from '../../wire/gemini/generate-content-request.js';
+import type { GenerateContentRequest } from './wire/generate-content-request.js';
 import type { UpstreamHttpRequest, UpstreamTarget } from '../provider-adapter.js';
 import { buildGeminiConversation } from './gemini-contents.js';
 import { customToolNames } from './gemini-custom-tools.js';

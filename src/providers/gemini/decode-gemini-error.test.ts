@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeGeminiError } from './decode-gemini-error.js';
-import { readGeminiFixtureText } from './gemini-test-support.js';
+import { readGeminiFixtureText } from './gemini.test-support.js';
 
 describe('decodeGeminiError', () => {
   it('maps the recorded 429 with its RetryInfo delay rounded up (google-429-retry-info.json)', () => {

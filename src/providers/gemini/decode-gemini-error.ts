@@ -1,6 +1,6 @@
 import { upstreamStatusError, type GatewayError } from '../../errors/gateway-error.js';
 import { parseJson } from '../../json/json-value.js';
-import { readGeminiErrorBody, type GeminiErrorBody } from '../../wire/gemini/gemini-error-body.js';
+import { readGeminiErrorBody, type GeminiErrorBody } from './wire/gemini-error-body.js';
 
 /**
  * A Gemini error response → GatewayError, keeping the status class. The wait comes from the

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../errors/gateway-error.js';
 import { decodeGeminiResponse } from './decode-gemini-response.js';
-import { makeRequest, readGeminiJsonFixture } from './gemini-test-support.js';
+import { makeRequest, readGeminiJsonFixture } from './gemini.test-support.js';
 
 function asRecord(value: unknown): Record<string, unknown> {
   return value as Record<string, unknown>;

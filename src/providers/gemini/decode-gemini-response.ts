@@ -3,12 +3,12 @@ import type { FinishInfo, IrRequest, IrResponse } from '../../ir/index.js';
 import {
   finishFromBlockReason,
   finishFromGemini,
-} from '../../wire/gemini/gemini-finish-reason.js';
-import { usageFromGemini } from '../../wire/gemini/gemini-usage.js';
+} from './wire/gemini-finish-reason.js';
+import { usageFromGemini } from './wire/gemini-usage.js';
 import {
   generateContentResponseSchema,
   type GenerateContentResponse,
-} from '../../wire/gemini/generate-content-response.js';
+} from './wire/generate-content-response.js';
 import { collectOutputParts } from './collect-output-parts.js';
 import { createCallIdMinter, fallbackResponseId } from './gemini-call-ids.js';
 import { customToolNames } from './gemini-custom-tools.js';

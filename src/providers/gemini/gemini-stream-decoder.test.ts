@@ -3,7 +3,7 @@ import type { IrStreamEvent, OutputPart } from '../../ir/index.js';
 import { collectOutputParts } from './collect-output-parts.js';
 import { decodeGeminiResponse } from './decode-gemini-response.js';
 import { createGeminiStreamDecoder } from './gemini-stream-decoder.js';
-import { makeRequest, readGeminiChunks, readGeminiJsonFixture, replayChunks } from './gemini-test-support.js';
+import { makeRequest, readGeminiChunks, readGeminiJsonFixture, replayChunks } from './gemini.test-support.js';
 
 function replay(name: string): IrStreamEvent[] {
   return replayChunks(createGeminiStreamDecoder(makeRequest({ stream: true })), readGeminiChunks(name));

@@ -1,12 +1,12 @@
 import { GatewayError } from '../../errors/gateway-error.js';
 import { zeroUsage, type FinishInfo, type IrRequest, type IrStreamEvent, type Usage } from '../../ir/index.js';
-import { readGeminiErrorBody } from '../../wire/gemini/gemini-error-body.js';
-import { finishFromBlockReason, finishFromGemini } from '../../wire/gemini/gemini-finish-reason.js';
-import { hasTokenCounts, usageFromGemini } from '../../wire/gemini/gemini-usage.js';
+import { readGeminiErrorBody } from './wire/gemini-error-body.js';
+import { finishFromBlockReason, finishFromGemini } from './wire/gemini-finish-reason.js';
+import { hasTokenCounts, usageFromGemini } from './wire/gemini-usage.js';
 import {
   generateContentResponseSchema,
   type GenerateContentResponse,
-} from '../../wire/gemini/generate-content-response.js';
+} from './wire/generate-content-response.js';
 import type { StreamDecoder } from '../provider-adapter.js';
 import { createCallIdMinter, fallbackResponseId } from './gemini-call-ids.js';
 import { customToolNames } from './gemini-custom-tools.js';
