@@ -27,8 +27,8 @@ import { handleVideoContent } from '../endpoints/videos/video-content-endpoint.j
 
 
 /**
- * The HTTP surface of the gateway (interface.md §1), but for POSTs to the text endpoints, which
- * the request listener answers before this app sees them (request-listener.ts).
+ * The HTTP surface of the gateway (docs/api.md, "Paths and prefixes"), but for POSTs to the text
+ * endpoints, which the request listener answers before this app sees them (request-listener.ts).
  */
 export function createGatewayApp(services: GatewayServices): Hono<GatewayEnvironment> {
   const app = new Hono<GatewayEnvironment>();
@@ -43,7 +43,8 @@ export function createGatewayApp(services: GatewayServices): Hono<GatewayEnviron
       app.all(path, (context) => methodNotAllowed(context.get('requestId'), 'POST', format));
     }
   }
-  // Pricing and media-model discovery exist only under /v1 (interface.md §1); matched before /models/{id}.
+  // Pricing and media-model discovery exist only under /v1 (docs/api.md, "Paths and prefixes");
+  // matched before /models/{id}.
   app.get('/v1/models/pricing', (context) => handlePricing(context, services));
   app.get('/v1/images/models', (context) => handleImageModels(context, services));
   app.get('/v1/videos/models', (context) => handleVideoModels(context, services));
@@ -91,7 +92,10 @@ export function createGatewayApp(services: GatewayServices): Hono<GatewayEnviron
   return app;
 }
 
-/** Videos exist only under /v1 (interface.md §1); `/v1/videos/models` is registered before them. */
+/**
+ * Videos exist only under /v1 (docs/api.md, "Paths and prefixes"); `/v1/videos/models` is
+ * registered before them.
+ */
 function registerVideoRoutes(app: Hono<GatewayEnvironment>, services: GatewayServices): void {
   app.post('/v1/videos', (context) => handleCreateVideo(context, services));
   app.get('/v1/videos', (context) => handleListVideos(context, services));
@@ -105,7 +109,7 @@ function registerVideoRoutes(app: Hono<GatewayEnvironment>, services: GatewaySer
   app.all('/v1/videos/:id/remix', (context) => methodNotAllowed(context.get('requestId'), 'POST'));
 }
 
-/** Paths of the Messages family answer in the Anthropic error shape (interface.md §1). */
+/** Paths of the Messages family answer in the Anthropic error shape (docs/api.md, "Paths and prefixes"). */
 function isMessagesPath(path: string): boolean {
   return path.startsWith('/messages') || path.startsWith('/v1/messages');
 }

@@ -6,9 +6,9 @@ import { rateLimitHeaders } from './rate-limits/rate-limit-headers.js';
 
 /**
  * What a call's limits do alike whichever way they are kept: the family's rate-limit headers
- * (interface.md §8) from the standing the call holds, and a reservation that outlives the call (a
- * video job's, filed by request id in the key's budgets until its entry settles it), given back
- * when the call ends with no entry.
+ * (docs/api.md, "Rate-limit headers") from the standing the call holds, and a reservation that
+ * outlives the call (a video job's, filed by request id in the key's budgets until its entry
+ * settles it), given back when the call ends with no entry.
  */
 export abstract class CallLimitsBase {
   /** The request id of a reservation that outlives the call, released if the call fails. */

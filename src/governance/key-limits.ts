@@ -21,13 +21,13 @@ export interface CallLimits {
    * window. The first call ends the call; a later one can still release a reservation until entry.
    */
   finish(tokens: number, recorded?: boolean): void;
-  /** The family's rate-limit headers for this key, on every answer (interface.md §8). */
+  /** The family's rate-limit headers for this key, on every answer (docs/api.md, "Rate-limit headers"). */
   headers(format: FormatName | undefined): Record<string, string>;
   /** Adds the rate-limit headers to an answer's headers; the hot path's way, with no object in between. */
   addHeaders(headers: Record<string, string>, format: FormatName | undefined): Record<string, string>;
 }
 
-/** Admits calls against their keys' rate limits and budgets (interface.md §8). */
+/** Admits calls against their keys' rate limits and budgets (docs/api.md, "Limits and budgets"). */
 export interface KeyLimits {
   /** Counts a call against its key's rate limits; a refusal (429, `RateLimitedError`) is a rejected promise. */
   admit(key: ApiKeyRecord | undefined): CallLimits | Promise<CallLimits>;

@@ -30,9 +30,10 @@ export interface Governance {
 }
 
 /**
- * The rate limits, budgets and upstream concurrency caps of this gateway: held in this process, or shared by every instance
- * through Redis when `redis` is configured (interface.md §8). A Redis that does not answer at
- * start does not stop the gateway: its fail modes apply until it answers.
+ * The rate limits, budgets and upstream concurrency caps of this gateway: held in this process, or
+ * shared by every instance through Redis when `redis` is configured
+ * (docs/api.md, "Limits and budgets"). A Redis that does not answer at start does not stop the
+ * gateway: its fail modes apply until it answers.
  */
 export async function openGovernance(
   redisConfig: RedisConfig | undefined,

@@ -6,7 +6,7 @@ import { nodeRequestHeaders } from '../../http/request-headers.js';
 
 /**
  * The caller of an `/admin` endpoint: a valid admin key, always, whatever the open-access mode
- * (interface.md §10). No key or a wrong one is 401; a valid key that is not an admin key, 403.
+ * (docs/api.md, "Admin API"). No key or a wrong one is 401; a valid key that is not an admin key, 403.
  */
 export async function adminCaller(context: GatewayContext, services: GatewayServices): Promise<ApiKeyRecord> {
   const key = await services.authenticator.authenticate(nodeRequestHeaders(context.env.incoming), true, { anonymous: false });

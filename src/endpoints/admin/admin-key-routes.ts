@@ -7,7 +7,7 @@ import { handleGetKey, handleListKeys } from './key-read-endpoints.js';
 import { handleCreateKey, handleRevokeKey, handleUpdateKey } from './key-write-endpoints.js';
 import { handleRotateKey } from './rotate-key-endpoint.js';
 
-/** `/admin/keys` and `/admin/audit` (interface.md §10). */
+/** `/admin/keys` and `/admin/audit` (docs/api.md, "Admin API"). */
 export function registerAdminKeyRoutes(app: Hono<GatewayEnvironment>, services: GatewayServices): void {
   app.get('/admin/keys', (context) => handleListKeys(context, services));
   app.post('/admin/keys', (context) => handleCreateKey(context, services));

@@ -13,7 +13,7 @@ import { handleUsageSeries } from './usage-series-endpoint.js';
 import { handleUsage } from './usage-endpoint.js';
 
 /**
- * The read side of the admin API (interface.md §10): usage, series, the ledger, recent calls and
+ * The read side of the admin API (docs/api.md, "Admin API"): usage, series, the ledger, recent calls and
  * their live stream, and every key's video jobs. One ledger tail per app (so per process) serves
  * all open streams.
  */

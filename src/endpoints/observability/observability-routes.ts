@@ -6,7 +6,10 @@ import type { GatewayServices } from '../gateway-services.js';
 import { handleMetrics } from './metrics-endpoint.js';
 import { handleReady } from './ready-endpoint.js';
 
-/** `GET /metrics` and `GET /ready` (interface.md §10); `/health` is answered by the request listener. */
+/**
+ * `GET /metrics` and `GET /ready` (docs/api.md, "Health, readiness and metrics"); `/health` is
+ * answered by the request listener.
+ */
 export function registerObservabilityRoutes(app: Hono<GatewayEnvironment>, services: GatewayServices): void {
   app.get('/metrics', (context) => handleMetrics(context, services));
   app.get('/ready', (context) => handleReady(context, services));

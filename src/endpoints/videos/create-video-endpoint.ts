@@ -46,7 +46,7 @@ function modelFor(catalog: ModelCatalog, name: string | undefined, key: ApiKeyRe
 
 /**
  * `POST /v1/videos`: checks the submit against what the model sells, records the job and hands it
- * to the upstream; answers with the job (interface.md §5). Billing happens when the job ends.
+ * to the upstream; answers with the job (docs/api.md, "Videos"). Billing happens when the job ends.
  */
 export async function handleCreateVideo(context: GatewayContext, services: GatewayServices): Promise<Response> {
   const requestId = context.get('requestId');

@@ -20,7 +20,7 @@ function variantOf(asked: string | undefined): VideoJobContentVariant {
   return variant as VideoJobContentVariant;
 }
 
-/** The stored key of a job's content, or why there is none (interface.md §5). */
+/** The stored key of a job's content, or why there is none (docs/api.md, "Videos"). */
 function contentKeyOf(job: VideoJobRecord, variant: VideoJobContentVariant, now: Date): string {
   if (job.status === 'queued' || job.status === 'in_progress') {
     throw new GatewayError('video_not_ready', `The video job '${job.id}' is ${job.status}; its content is ready once it completes.`);

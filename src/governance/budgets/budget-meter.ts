@@ -1,11 +1,11 @@
 import type { ApiKeyRecord, LedgerEntry } from '../../storage/ports.js';
 
 /**
- * Spend budgets per key — absolute, per UTC day, per UTC month (interface.md §8) — that reserve
+ * Spend budgets per key — absolute, per UTC day, per UTC month (docs/api.md, "Budgets") — that reserve
  * and settle: before the upstream call the request's worst case is reserved, or refused with 402
  * when it no longer fits; its ledger entry then replaces the reservation with the real cost.
  * A call's real cost can exceed its reserved worst case only where the estimate could not bound
- * it (interface.md §8), so spend passes a budget by no more than that.
+ * it (docs/api.md, "Budgets"), so spend passes a budget by no more than that.
  *
  * This is the port: the in-memory implementation holds per process; a shared one (Redis) holds
  * across instances.

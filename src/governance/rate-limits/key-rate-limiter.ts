@@ -19,14 +19,13 @@ export interface RateAdmission {
 }
 
 /**
- * Per-key requests per minute, tokens per minute and concurrent calls (interface.md §8). A call is
- * admitted while its key's window has requests left and its tokens are not yet spent (tokens are
- * charged afterwards from reported usage, so admission needs no tokenizer), and while fewer than
- * `concurrency` of its calls are in flight. A refusal throws the 429 `GatewayError` with
- * `retryAfterSeconds` and the standing attached.
- *
- * This is the port: the in-memory implementation holds per process; a shared one (Redis) holds
- * across instances.
+ * Per-key requests per minute, tokens per minute and concurrent calls
+ * (docs/api.md, "Limits and budgets"). A call is admitted while its key's window has requests left
+ * and its tokens are not yet spent (tokens are charged afterwards from reported usage, so
+ * admission needs no tokenizer), and while fewer than `concurrency` of its calls are in flight. A
+ * refusal throws the 429 `GatewayError` with `retryAfterSeconds` and the standing attached. This
+ * is the port: the in-memory implementation holds per process; a shared one (Redis) holds across
+ * instances.
  */
 export interface KeyRateLimiter {
   /** A refusal is a rejected promise; an in-process implementation may admit without one. */

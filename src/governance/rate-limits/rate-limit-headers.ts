@@ -2,7 +2,7 @@ import type { FormatName } from '../../ir/format-name.js';
 import type { RateLimitStanding } from './key-rate-limiter.js';
 
 /**
- * The families' own rate-limit headers (interface.md §8), set by the gateway from its own
+ * The families' own rate-limit headers (docs/api.md, "Rate-limit headers"), set by the gateway from its own
  * counters. OpenAI sends resets as durations (`20s`, `1m0s`); Anthropic as RFC 3339 times.
  * Written into `headers` when given: an answer's own header object, with nothing built in between.
  */

@@ -16,7 +16,7 @@ const attoPerNano = 1_000_000_000n;
 const tokensPerMillion = 1_000_000n;
 
 /**
- * The most a text call can cost, from its raw body without tokenizing it (interface.md §8).
+ * The most a text call can cost, from its raw body without tokenizing it (docs/api.md, "Budgets").
  * Input: byte-level tokenizers never produce more tokens than the text has bytes, and the body's
  * bytes are at least the text's, plus an allowance for each image referred to. Output: the
  * request's cap, else `uncappedOutputTokens`, on each choice it asks for. Each side is priced at the dearest rate that could
