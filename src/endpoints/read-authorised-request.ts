@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { FormatName } from '../ir/format-name.js';
 import { assertEndpointAllowed } from '../keys/key-scope.js';
 import type { EndpointFamily } from '../keys/endpoint-family.js';
-import type { ApiKeyRecord } from '../storage/ports.js';
+import type { ApiKeyRecord } from '../keys/api-key.js';
 import { anthropicVersion } from '../http/anthropic-version.js';
 import type { GatewayServices } from './gateway-services.js';
 import { assertJsonContentType, readRequestBody } from '../http/read-request-body.js';

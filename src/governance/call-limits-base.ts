@@ -1,6 +1,6 @@
 import { hasBudget, type BudgetMeter } from './budgets/budget-meter.js';
 import type { FormatName } from '../ir/format-name.js';
-import type { ApiKeyRecord } from '../storage/ports.js';
+import type { ApiKeyRecord } from '../keys/api-key.js';
 import type { RateLimitStanding } from './rate-limits/key-rate-limiter.js';
 import { rateLimitHeaders } from './rate-limits/rate-limit-headers.js';
 

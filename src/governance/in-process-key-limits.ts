@@ -1,6 +1,6 @@
 import { hasBudget } from './budgets/budget-meter.js';
 import type { BudgetAccount, InProcessBudgetMeter } from './budgets/in-process-budget-meter.js';
-import type { ApiKeyRecord } from '../storage/ports.js';
+import type { ApiKeyRecord } from '../keys/api-key.js';
 import { hasRateLimits, type RateLimitStanding } from './rate-limits/key-rate-limiter.js';
 import { CallLimitsBase } from './call-limits-base.js';
 import type { CallLimits, KeyLimits } from './key-limits.js';

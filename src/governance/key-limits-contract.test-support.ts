@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { InProcessBudgetMeter } from './budgets/in-process-budget-meter.js';
 import { settledEntry, storedSpend } from './budgets/budget-meter-contract.test-support.js';
 import { apiKeyRecord } from '../keys/api-key-record.js';
-import type { ApiKeyRecord } from '../storage/ports.js';
+import type { ApiKeyRecord } from '../keys/api-key.js';
 import type { KeyLimits } from './key-limits.js';
 import { testClock } from './rate-limits/key-rate-limiter-contract.test-support.js';
 import { InProcessKeyRateLimiter } from './rate-limits/in-process-key-rate-limiter.js';

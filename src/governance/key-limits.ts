@@ -1,5 +1,5 @@
 import type { FormatName } from '../ir/format-name.js';
-import type { ApiKeyRecord } from '../storage/ports.js';
+import type { ApiKeyRecord } from '../keys/api-key.js';
 
 /**
  * A key's limits and budgets as one call meets them: counted against the rate limits when it is

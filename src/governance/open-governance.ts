@@ -5,7 +5,7 @@ import type { LimitsConfig, RedisConfig } from '../config/config-schema.js';
 import type { Logger } from '../logging/logger.js';
 import { closeRedis, connectRedis, openRedis } from '../redis/open-redis.js';
 import { RedisOutage } from '../redis/redis-outage.js';
-import type { KeySpend } from '../storage/ports.js';
+import type { KeySpend } from '../metering/usage-ledger.js';
 import type { KeyLimits } from './key-limits.js';
 import { InProcessKeyLimits } from './in-process-key-limits.js';
 import { InProcessKeyRateLimiter } from './rate-limits/in-process-key-rate-limiter.js';

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../errors/gateway-error.js';
 import { displayPrefix, hashApiKey, mintApiKeySecret } from '../keys/api-key-secret.js';
 import { ApiKeyVerifier } from '../keys/api-key-verifier.js';
-import type { ApiKeyRecord, ApiKeyStore } from '../storage/ports.js';
+import type { ApiKeyStore } from '../keys/api-key-store.js';
+import type { ApiKeyRecord } from '../keys/api-key.js';
 import { Authenticator, type OpenAccessMode } from './authenticate.js';
 import { apiKeyRecord } from '../keys/api-key-record.js';
 

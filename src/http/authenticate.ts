@@ -2,7 +2,8 @@ import { GatewayError } from '../errors/gateway-error.js';
 import { apiKeyPrefix } from '../keys/api-key-secret.js';
 import type { ApiKeyVerifier } from '../keys/api-key-verifier.js';
 import type { KeyUseRecorder } from '../keys/key-use-recorder.js';
-import type { ApiKeyRecord, ApiKeyStore } from '../storage/ports.js';
+import type { ApiKeyStore } from '../keys/api-key-store.js';
+import type { ApiKeyRecord } from '../keys/api-key.js';
 import { assertOpenAccessCaller } from './open-access-caller.js';
 import type { HeaderSource } from './request-headers.js';
 

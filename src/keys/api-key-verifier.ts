@@ -1,4 +1,5 @@
-import type { ApiKeyRecord, ApiKeyStore } from '../storage/ports.js';
+import type { ApiKeyStore } from './api-key-store.js';
+import type { ApiKeyRecord } from './api-key.js';
 import { apiKeyPrefix, digestsEqual, hashApiKey } from './api-key-secret.js';
 
 interface CacheEntry {

@@ -1,5 +1,5 @@
 import { GatewayError } from '../errors/gateway-error.js';
-import type { ApiKeyRecord } from '../storage/ports.js';
+import type { ApiKeyRecord } from './api-key.js';
 import type { EndpointFamily } from './endpoint-family.js';
 
 /**

@@ -1,6 +1,6 @@
 import { parseUsdToNano } from '../catalog/pricing/decimal-usd.js';
 import { GatewayError } from '../errors/gateway-error.js';
-import type { ApiKeyChanges, ApiKeyRecord, ApiKeyScopes } from '../storage/ports.js';
+import type { ApiKeyChanges, ApiKeyRecord, ApiKeyScopes } from './api-key.js';
 import { endpointFamilies, isEndpointFamily } from './endpoint-family.js';
 
 /**

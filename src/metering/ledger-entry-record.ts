@@ -1,5 +1,5 @@
 import { formatNanoUsd } from '../catalog/pricing/decimal-usd.js';
-import type { LedgerEntry } from '../storage/ports.js';
+import type { LedgerEntry } from './ledger-entry.js';
 
 /**
  * A ledger entry as operators read it (docs/api.md, "Ledger"): snake_case, the usage buckets at the top

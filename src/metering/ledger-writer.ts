@@ -1,5 +1,6 @@
 import type { Logger } from '../logging/logger.js';
-import type { LedgerEntry, UsageLedger } from '../storage/ports.js';
+import type { LedgerEntry } from './ledger-entry.js';
+import type { UsageLedger } from './usage-ledger.js';
 
 /**
  * Writes ledger entries off the request path: entries are queued and appended in small batches

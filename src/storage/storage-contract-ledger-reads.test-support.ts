@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { latencyPercentileMs } from './latency-percentile.js';
 import { bucketStart, latencyBucket, latencyBucketBoundsMs } from './ledger-increments.js';
-import type { LedgerEntry, SeriesStep, Storage, UsageGroup, UsageGrouping } from './ports.js';
+import type { LedgerEntry } from '../metering/ledger-entry.js';
+import type { SeriesStep, UsageGroup, UsageGrouping } from '../metering/usage-ledger.js';
+import type { Storage } from './ports.js';
 import { at, ledgerEntry } from './storage-contract-records.test-support.js';
 
 /**

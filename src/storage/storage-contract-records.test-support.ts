@@ -1,5 +1,7 @@
 /** Records for the storage contract suite and the adapters' own tests: valid defaults, overridable per case. */
-import type { ApiKeyRecord, LedgerEntry, StoredResponseRecord } from './ports.js';
+import type { ApiKeyRecord } from '../keys/api-key.js';
+import type { LedgerEntry } from '../metering/ledger-entry.js';
+import type { StoredResponseRecord } from '../stored-responses/response-store.js';
 import { apiKeyRecord } from '../keys/api-key-record.js';
 
 export function at(iso: string): Date {

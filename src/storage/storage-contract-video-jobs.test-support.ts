@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Storage, VideoJobEnding, VideoJobRecord } from './ports.js';
+import type { VideoJobEnding, VideoJobRecord } from '../media/videos/video-job-store.js';
+import type { Storage } from './ports.js';
 import { at, ledgerEntry } from './storage-contract-records.test-support.js';
 
 /** A queued job due at 12:00, with the fields a test cares about overridden. */

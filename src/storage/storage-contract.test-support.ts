@@ -1,7 +1,8 @@
 import { Migrator, sql, type Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { storageMigrationProvider } from './migrations/storage-migrations.js';
-import type { LedgerEntry, Storage, StorageDialect } from './ports.js';
+import type { LedgerEntry } from '../metering/ledger-entry.js';
+import type { Storage, StorageDialect } from './ports.js';
 import { apiKey, at, hash, ledgerEntry, mediaOnly, storedResponse, totalsRow } from './storage-contract-records.test-support.js';
 import { describeSpendContract } from './storage-contract-spend.test-support.js';
 import { describeKeyAdministrationContract } from './storage-contract-key-administration.test-support.js';

@@ -5,7 +5,8 @@ import { displayPrefix, hashApiKey, mintApiKeySecret, mintKeyId } from '../../sr
 import { createLogger } from '../../src/logging/logger.js';
 import { startGateway, type RunningGateway } from '../../src/app/start-gateway.js';
 import { openStorage } from '../../src/storage/open-storage.js';
-import type { ApiKeyRecord, ApiKeyScopes, Storage } from '../../src/storage/ports.js';
+import type { ApiKeyRecord, ApiKeyScopes } from '../../src/keys/api-key.js';
+import type { Storage } from '../../src/storage/ports.js';
 import { readFixture } from '../support/fixtures.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';

@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LedgerEntry } from '../../src/storage/ports.js';
+import type { LedgerEntry } from '../../src/metering/ledger-entry.js';
 import { fixtureChunks, sseFromChunks } from '../support/fixtures.js';
 import { ssePieces } from '../support/fake-upstream.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';

@@ -36,7 +36,7 @@ export async function startTestGateway(rawConfig: Record<string, unknown>): Prom
  * The newest ledger entry once `count` entries exist. Entries are written after the answer is
  * delivered, a moment after the client has read it, so tests wait for them.
  */
-export async function waitForLedgerEntry(gateway: TestGateway, count: number): Promise<import('../../src/storage/ports.js').LedgerEntry> {
+export async function waitForLedgerEntry(gateway: TestGateway, count: number): Promise<import('../../src/metering/ledger-entry.js').LedgerEntry> {
   const deadline = Date.now() + 5_000;
   for (;;) {
     await gateway.services.ledger.flush();

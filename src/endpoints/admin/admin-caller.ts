@@ -1,5 +1,5 @@
 import { GatewayError } from '../../errors/gateway-error.js';
-import type { ApiKeyRecord } from '../../storage/ports.js';
+import type { ApiKeyRecord } from '../../keys/api-key.js';
 import type { GatewayContext } from '../../http/exchange.js';
 import type { GatewayServices } from '../gateway-services.js';
 import { nodeRequestHeaders } from '../../http/request-headers.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../errors/gateway-error.js';
 import { ContentUrlSigner } from '../../media/content-store/content-url-signer.js';
-import type { VideoJobRecord } from '../../storage/ports.js';
+import type { VideoJobRecord } from '../../media/videos/video-job-store.js';
 import { adminVideoContentUrls, assertSignedAdminVideoUrl } from './admin-video-urls.js';
 
 const signer = new ContentUrlSigner('a test secret');

@@ -1,6 +1,6 @@
 import { GatewayError } from '../../errors/gateway-error.js';
 import type { ContentUrlSigner } from '../../media/content-store/content-url-signer.js';
-import type { VideoJobContentVariant, VideoJobRecord } from '../../storage/ports.js';
+import type { VideoJobContentVariant, VideoJobRecord } from '../../media/videos/video-job-store.js';
 
 /**
  * Keyless URLs for a job's content, handed to administrators in `GET /admin/videos`: a browser's

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { formatNanoUsd } from '../../catalog/pricing/decimal-usd.js';
 import { GatewayError } from '../../errors/gateway-error.js';
-import type { VideoJobRecord } from '../../storage/ports.js';
+import type { VideoJobRecord } from '../../media/videos/video-job-store.js';
 import { errorResponse } from '../../http/error-response.js';
 import type { GatewayContext } from '../../http/exchange.js';
 import type { GatewayServices } from '../gateway-services.js';

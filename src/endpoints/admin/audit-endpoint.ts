@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseOrThrow } from '../../formats/validation/openai-parse-or-throw.js';
-import type { AuditEntry } from '../../storage/ports.js';
+import type { AuditEntry } from '../../keys/audit-log.js';
 import { errorResponse } from '../../http/error-response.js';
 import type { GatewayContext } from '../../http/exchange.js';
 import type { GatewayServices } from '../gateway-services.js';

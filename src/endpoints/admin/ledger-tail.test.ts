@@ -2,7 +2,8 @@ import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../logging/logger.js';
 import { openStorage } from '../../storage/open-storage.js';
-import type { LedgerEntry, Storage } from '../../storage/ports.js';
+import type { LedgerEntry } from '../../metering/ledger-entry.js';
+import type { Storage } from '../../storage/ports.js';
 import { ledgerEntry } from '../../storage/storage-contract-records.test-support.js';
 import { LedgerTail } from './ledger-tail.js';
 

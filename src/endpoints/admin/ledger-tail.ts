@@ -1,5 +1,6 @@
 import type { Logger } from '../../logging/logger.js';
-import type { LedgerEntry, UsageLedger } from '../../storage/ports.js';
+import type { LedgerEntry } from '../../metering/ledger-entry.js';
+import type { UsageLedger } from '../../metering/usage-ledger.js';
 
 export type LedgerTailListener = (entry: LedgerEntry) => void;
 

@@ -1,5 +1,5 @@
 import { GatewayError } from '../../errors/gateway-error.js';
-import type { LedgerCursor } from '../../storage/ports.js';
+import type { LedgerCursor } from '../../metering/usage-ledger.js';
 
 /**
  * The `next_before` of `/admin/requests`: the last entry of a page, opaque to clients (base64url of

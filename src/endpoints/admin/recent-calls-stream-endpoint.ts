@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ledgerEntryRecord } from '../../metering/ledger-entry-record.js';
-import type { LedgerEntry } from '../../storage/ports.js';
+import type { LedgerEntry } from '../../metering/ledger-entry.js';
 import { errorResponse } from '../../http/error-response.js';
 import type { GatewayContext } from '../../http/exchange.js';
 import type { GatewayServices } from '../gateway-services.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { formatNanoUsd } from '../../catalog/pricing/decimal-usd.js';
-import type { UsageGroup, UsageGrouping } from '../../storage/ports.js';
+import type { UsageGroup, UsageGrouping } from '../../metering/usage-ledger.js';
 import { errorResponse } from '../../http/error-response.js';
 import type { GatewayContext } from '../../http/exchange.js';
 import type { GatewayServices } from '../gateway-services.js';

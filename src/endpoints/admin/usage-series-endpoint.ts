@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { formatNanoUsd } from '../../catalog/pricing/decimal-usd.js';
 import { GatewayError } from '../../errors/gateway-error.js';
-import type { SeriesStep } from '../../storage/ports.js';
+import type { SeriesStep } from '../../metering/usage-ledger.js';
 import { errorResponse } from '../../http/error-response.js';
 import type { GatewayContext } from '../../http/exchange.js';
 import type { GatewayServices } from '../gateway-services.js';

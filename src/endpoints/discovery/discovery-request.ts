@@ -1,7 +1,7 @@
 import type { CatalogModel, ModelCatalog, OutputModality } from '../../catalog/model-catalog.js';
 import { GatewayError } from '../../errors/gateway-error.js';
 import { assertEndpointAllowed, isModelAllowed } from '../../keys/key-scope.js';
-import type { ApiKeyRecord } from '../../storage/ports.js';
+import type { ApiKeyRecord } from '../../keys/api-key.js';
 import { errorResponse } from '../../http/error-response.js';
 import type { GatewayContext } from '../../http/exchange.js';
 import type { GatewayServices } from '../gateway-services.js';

@@ -22,7 +22,7 @@ import { withLimitHeaders } from '../../http/with-limit-headers.js';
 import { resolveModel } from '../../routing/resolve-model.js';
 import { fallbackPolicy } from '../../routing/fallback-policy.js';
 import type { AttemptReport } from '../../routing/run-with-fallback.js';
-import type { ApiKeyRecord } from '../../storage/ports.js';
+import type { ApiKeyRecord } from '../../keys/api-key.js';
 import { errorResponse } from '../../http/error-response.js';
 import type { GatewayContext } from '../../http/exchange.js';
 import type { GatewayServices } from '../gateway-services.js';

@@ -7,7 +7,7 @@ import { streamImages } from '../../media/images/stream-images.js';
 import type { CallLimits } from '../../governance/key-limits.js';
 import { entryTokens } from '../../metering/meter-call.js';
 import { meterImageCall } from '../../metering/meter-image-call.js';
-import type { ApiKeyRecord } from '../../storage/ports.js';
+import type { ApiKeyRecord } from '../../keys/api-key.js';
 import { chunkStreamResponse } from '../../http/chunk-stream-response.js';
 import type { GatewayServices } from '../gateway-services.js';
 

@@ -1,7 +1,7 @@
 import { GatewayError } from '../../errors/gateway-error.js';
 import { assertEndpointAllowed } from '../../keys/key-scope.js';
 import { findStoredResponse, type StoredConversation } from '../../stored-responses/stored-conversation.js';
-import type { StoredResponseRecord } from '../../storage/ports.js';
+import type { StoredResponseRecord } from '../../stored-responses/response-store.js';
 import { errorResponse } from '../../http/error-response.js';
 import type { GatewayServices } from '../gateway-services.js';
 import type { GatewayContext } from '../../http/exchange.js';

@@ -17,7 +17,7 @@ import { inUpstreamSlot } from '../../routing/in-upstream-slot.js';
 import { fallbackPolicy } from '../../routing/fallback-policy.js';
 import { runWithFallback } from '../../routing/run-with-fallback.js';
 import { translatedCall } from '../../translation/translated-call.js';
-import type { ApiKeyRecord } from '../../storage/ports.js';
+import type { ApiKeyRecord } from '../../keys/api-key.js';
 import type { Exchange } from '../../http/exchange.js';
 import { errorAnswer, type GatewayAnswer } from '../../http/gateway-answer.js';
 import type { GatewayServices } from '../gateway-services.js';

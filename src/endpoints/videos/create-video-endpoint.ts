@@ -12,7 +12,7 @@ import { videoJobObject } from '../../media/videos/video-job-object.js';
 import { videoRoutes } from '../../media/videos/video-routes.js';
 import { isMultipart, readMultipartForm } from '../../media/multipart/read-multipart-form.js';
 import { resolveModel } from '../../routing/resolve-model.js';
-import type { ApiKeyRecord } from '../../storage/ports.js';
+import type { ApiKeyRecord } from '../../keys/api-key.js';
 import type { CallLimits } from '../../governance/key-limits.js';
 import { errorResponse } from '../../http/error-response.js';
 import { withLimitHeaders } from '../../http/with-limit-headers.js';

@@ -1,7 +1,7 @@
 import { cancelledEnding } from '../../media/videos/video-job-ending.js';
 import { jobRoute } from '../../media/videos/video-routes.js';
 import { callVideoUpstream } from '../../media/videos/video-upstream-call.js';
-import type { VideoJobRecord } from '../../storage/ports.js';
+import type { VideoJobRecord } from '../../media/videos/video-job-store.js';
 import { errorResponse } from '../../http/error-response.js';
 import type { GatewayContext } from '../../http/exchange.js';
 import type { GatewayServices } from '../gateway-services.js';

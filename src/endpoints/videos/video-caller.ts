@@ -1,6 +1,7 @@
 import { GatewayError } from '../../errors/gateway-error.js';
 import { assertEndpointAllowed } from '../../keys/key-scope.js';
-import type { ApiKeyRecord, VideoJobRecord } from '../../storage/ports.js';
+import type { ApiKeyRecord } from '../../keys/api-key.js';
+import type { VideoJobRecord } from '../../media/videos/video-job-store.js';
 import type { GatewayContext } from '../../http/exchange.js';
 import type { GatewayServices } from '../gateway-services.js';
 import { nodeRequestHeaders } from '../../http/request-headers.js';

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { GatewayError } from '../../errors/gateway-error.js';
 import type { ContentReader } from '../../media/content-store/content-store.js';
-import type { VideoJobContentVariant, VideoJobRecord } from '../../storage/ports.js';
+import type { VideoJobContentVariant, VideoJobRecord } from '../../media/videos/video-job-store.js';
 import { servedContentType } from '../../media/videos/video-content-type.js';
 import { parseByteRange } from '../../http/byte-range.js';
 import { contentSafetyHeaders } from '../../http/content-safety-headers.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { apiKeyRecord } from '../../keys/api-key-record.js';
-import type { KeySpend } from '../../storage/ports.js';
+import type { KeySpend } from '../../metering/usage-ledger.js';
 import { ledgerEntry } from '../../storage/storage-contract-records.test-support.js';
 import type { BudgetMeter } from './budget-meter.js';
 

@@ -1,4 +1,5 @@
-import type { ApiKeyRecord, LedgerEntry } from '../../storage/ports.js';
+import type { ApiKeyRecord } from '../../keys/api-key.js';
+import type { LedgerEntry } from '../../metering/ledger-entry.js';
 
 /**
  * Spend budgets per key — absolute, per UTC day, per UTC month (docs/api.md, "Budgets") — that reserve

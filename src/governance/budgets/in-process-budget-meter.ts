@@ -1,5 +1,7 @@
 import { spendPeriods } from '../../storage/ledger-increments.js';
-import type { ApiKeyRecord, KeySpend, LedgerEntry } from '../../storage/ports.js';
+import type { ApiKeyRecord } from '../../keys/api-key.js';
+import type { LedgerEntry } from '../../metering/ledger-entry.js';
+import type { KeySpend } from '../../metering/usage-ledger.js';
 import { hasBudget, noHold, type BudgetHold, type BudgetMeter } from './budget-meter.js';
 import { budgetRefusal, type BudgetKind } from './budget-refusal.js';
 

@@ -2,7 +2,7 @@ import type { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { closedPort, describeWithRedis, freshKeyPrefix, OwnRedisServer, recordingLogger, testOutage, testRedisClient } from '../../redis/redis.test-support.js';
 import type { FailMode } from '../../config/config-schema.js';
-import type { KeySpend } from '../../storage/ports.js';
+import type { KeySpend } from '../../metering/usage-ledger.js';
 import { budgetedKey, describeBudgetMeterContract, settledEntry, storedSpend } from './budget-meter-contract.test-support.js';
 import { SharedBudgetMeter } from './shared-budget-meter.js';
 

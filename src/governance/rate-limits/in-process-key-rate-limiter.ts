@@ -1,4 +1,4 @@
-import type { ApiKeyRecord } from '../../storage/ports.js';
+import type { ApiKeyRecord } from '../../keys/api-key.js';
 import type { KeyRateLimiter, RateAdmission, RateLimitStanding } from './key-rate-limiter.js';
 import { defaultRateWindowMs, rateRefusals, rateStanding, remainingUnder } from './rate-refusals.js';
 

@@ -1,4 +1,4 @@
-import type { ApiKeyRecord } from '../../storage/ports.js';
+import type { ApiKeyRecord } from '../../keys/api-key.js';
 
 /** Where a key stands in its current one-minute window, for the rate-limit headers. */
 export interface RateLimitStanding {

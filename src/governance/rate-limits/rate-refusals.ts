@@ -1,4 +1,4 @@
-import type { ApiKeyRecord } from '../../storage/ports.js';
+import type { ApiKeyRecord } from '../../keys/api-key.js';
 import type { RateLimitStanding } from './key-rate-limiter.js';
 import { RateLimitedError } from './rate-limited-error.js';
 

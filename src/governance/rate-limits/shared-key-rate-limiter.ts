@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { RedisOutage } from '../../redis/redis-outage.js';
-import type { ApiKeyRecord } from '../../storage/ports.js';
+import type { ApiKeyRecord } from '../../keys/api-key.js';
 import type { KeyRateLimiter, RateAdmission } from './key-rate-limiter.js';
 import { defaultRateWindowMs, rateRefusals, rateStanding } from './rate-refusals.js';
 import { renewLeaseEvery } from '../../redis/lease-renewal.js';

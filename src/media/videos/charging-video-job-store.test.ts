@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { LedgerEntry, VideoJobEnding, VideoJobStore } from '../../storage/ports.js';
+import type { VideoJobEnding, VideoJobStore } from './video-job-store.js';
+import type { LedgerEntry } from '../../metering/ledger-entry.js';
 import { ledgerEntry } from '../../storage/storage-contract-records.test-support.js';
 import { chargingVideoJobStore } from './charging-video-job-store.js';
 

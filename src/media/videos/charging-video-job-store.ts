@@ -1,4 +1,5 @@
-import type { LedgerEntry, VideoJobStore } from '../../storage/ports.js';
+import type { VideoJobStore } from './video-job-store.js';
+import type { LedgerEntry } from '../../metering/ledger-entry.js';
 
 /**
  * The job store as the gateway uses it: a job's ending, whoever ends it (the worker, a submit the

@@ -6,7 +6,7 @@ import { GatewayError, toGatewayError } from '../../errors/gateway-error.js';
 import type { SubmittedVideoJob, VideoGenerationRequest } from '../../ir/video-generation.js';
 import { inUpstreamSlot } from '../../routing/in-upstream-slot.js';
 import { runWithFallback, type AttemptReport, type FallbackPolicy } from '../../routing/run-with-fallback.js';
-import type { VideoJobRecord, VideoJobStore } from '../../storage/ports.js';
+import type { VideoJobRecord, VideoJobStore } from './video-job-store.js';
 import type { UpstreamCaps } from '../../governance/upstream-caps/upstream-caps.js';
 import type { SelectedVariant } from './select-video-variant.js';
 import { failedEnding } from './video-job-ending.js';

@@ -1,6 +1,7 @@
 import { videoSecondsCostNanoUsd } from '../../catalog/pricing/cost.js';
 import type { VideoJobFailure } from '../../ir/video-generation.js';
-import type { LedgerEntry, VideoJobContentVariant, VideoJobEnding, VideoJobRecord } from '../../storage/ports.js';
+import type { VideoJobContentVariant, VideoJobEnding, VideoJobRecord } from './video-job-store.js';
+import type { LedgerEntry } from '../../metering/ledger-entry.js';
 
 /** The status the ledger records for how a job ended (the HTTP status such a failure has elsewhere). */
 const ledgerStatus = { completed: 200, failed: 502, deadline: 504, cancelled: 499 } as const;

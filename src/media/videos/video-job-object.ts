@@ -1,5 +1,5 @@
 import { formatNanoUsd } from '../../catalog/pricing/decimal-usd.js';
-import type { VideoJobRecord } from '../../storage/ports.js';
+import type { VideoJobRecord } from './video-job-store.js';
 
 const unixSeconds = (date: Date | null): number | null => (date === null ? null : Math.floor(date.getTime() / 1000));
 

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { latencyBucketColumns, ledgerIncrements, rollupCountColumns, type LedgerIncrements, type TotalIncrement } from '../ledger-increments.js';
-import type { LedgerEntry } from '../ports.js';
+import type { LedgerEntry } from '../../metering/ledger-entry.js';
 import type { StorageDatabase } from './database-schema.js';
 import { ledgerRow } from './ledger-row.js';
 import type { SqlValueCodec } from './sql-value-codec.js';

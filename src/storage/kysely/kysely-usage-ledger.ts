@@ -1,18 +1,6 @@
 import { sql, type Kysely } from 'kysely';
-import type {
-  KeySpend,
-  LedgerCursor,
-  LedgerEntry,
-  LedgerExportFilter,
-  SeriesPoint,
-  SeriesQuery,
-  UsageGroup,
-  UsageQuery,
-  LedgerListFilter,
-  LedgerTotals,
-  LedgerTotalsFilter,
-  UsageLedger,
-} from '../ports.js';
+import type { LedgerEntry } from '../../metering/ledger-entry.js';
+import type { KeySpend, LedgerCursor, LedgerExportFilter, SeriesPoint, SeriesQuery, UsageGroup, UsageQuery, LedgerListFilter, LedgerTotals, LedgerTotalsFilter, UsageLedger } from '../../metering/usage-ledger.js';
 import type { StorageDatabase } from './database-schema.js';
 import { appendLedgerEntries } from './append-ledger-entries.js';
 import { spendPeriods } from '../ledger-increments.js';

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { LedgerEntry } from '../ports.js';
+import type { LedgerEntry } from '../../metering/ledger-entry.js';
 import type { SqlValueCodec } from './sql-value-codec.js';
 import { readBigInt, readDate, readNumber } from './sql-values.js';
 

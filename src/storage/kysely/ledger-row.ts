@@ -1,4 +1,4 @@
-import type { LedgerEntry } from '../ports.js';
+import type { LedgerEntry } from '../../metering/ledger-entry.js';
 import type { SqlValueCodec } from './sql-value-codec.js';
 
 /** A ledger entry as a `usage_ledger` row, for every writer of the table. */

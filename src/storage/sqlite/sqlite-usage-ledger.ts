@@ -1,19 +1,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { latencyBucketColumns, ledgerIncrements, rollupCountColumns, spendPeriods } from '../ledger-increments.js';
-import type {
-  KeySpend,
-  LedgerCursor,
-  LedgerEntry,
-  LedgerExportFilter,
-  SeriesPoint,
-  SeriesQuery,
-  UsageGroup,
-  UsageQuery,
-  LedgerListFilter,
-  LedgerTotals,
-  LedgerTotalsFilter,
-  UsageLedger,
-} from '../ports.js';
+import type { LedgerEntry } from '../../metering/ledger-entry.js';
+import type { KeySpend, LedgerCursor, LedgerExportFilter, SeriesPoint, SeriesQuery, UsageGroup, UsageQuery, LedgerListFilter, LedgerTotals, LedgerTotalsFilter, UsageLedger } from '../../metering/usage-ledger.js';
 import { writeSqliteBoolean, writeSqliteTimestamp } from './sqlite-values.js';
 
 /** The ledger's queries, answered elsewhere (by the Kysely ledger). */

@@ -2,7 +2,7 @@
  * The video job store's port: what a worker in any instance, after any restart, needs to finish a
  * job. Part of the storage ports (ports.ts re-exports it).
  */
-import type { LedgerEntry } from './ports.js';
+import type { LedgerEntry } from '../../metering/ledger-entry.js';
 
 /** `cancelled` is the gateway's own: a job deleted before it finished. Clients never see it (the job is gone). */
 export type VideoJobStatus = 'queued' | 'in_progress' | 'completed' | 'failed' | 'cancelled';
