@@ -15,7 +15,7 @@ import { chromium } from 'playwright-core';
 import { configSchema } from '../dist/config/config-schema.js';
 import { defaultConfig } from '../dist/config/default-config.js';
 import { createLogger } from '../dist/logging/logger.js';
-import { startGateway } from '../dist/server/start-gateway.js';
+import { startGateway } from '../dist/app/start-gateway.js';
 import { apiKeyRecord } from '../dist/keys/api-key-record.js';
 import { displayPrefix, hashApiKey, mintApiKeySecret, mintKeyId } from '../dist/keys/api-key-secret.js';
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { configSchema } from '../../src/config/config-schema.js';
 import { displayPrefix, hashApiKey, mintApiKeySecret, mintKeyId } from '../../src/keys/api-key-secret.js';
 import { createLogger } from '../../src/logging/logger.js';
-import { startGateway, type RunningGateway } from '../../src/server/start-gateway.js';
+import { startGateway, type RunningGateway } from '../../src/app/start-gateway.js';
 import { openStorage } from '../../src/storage/open-storage.js';
 import type { ApiKeyRecord, ApiKeyScopes, Storage } from '../../src/storage/ports.js';
 import { readFixture } from '../support/fixtures.js';

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { configSchema, type GatewayConfig } from '../../src/config/config-schema.js';
 import { createLogger } from '../../src/logging/logger.js';
-import { startGateway, type RunningGateway } from '../../src/server/start-gateway.js';
+import { startGateway, type RunningGateway } from '../../src/app/start-gateway.js';
 
 export interface TestGateway extends RunningGateway {
   /** Everything the gateway logged, as text. */

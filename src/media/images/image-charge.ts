@@ -1,4 +1,4 @@
-import { tokensWorstNanoUsd } from '../../budgets/worst-case-cost.js';
+import { tokensWorstNanoUsd } from '../../governance/worst-case/text-worst-case.js';
 import { costNanoUsd } from '../../catalog/pricing/cost.js';
 import type { ImageTierPrice, PriceEntry } from '../../catalog/pricing/model-price.js';
 import type { ImageGenerationResult } from '../../ir/image-generation.js';
@@ -44,7 +44,7 @@ export function imageCharge(price: PriceEntry | undefined, result: ImageGenerati
 const worstTokensPerImage = 8_192;
 
 /**
- * The most a call can cost before it is made (interface.md §8): `n` images at the dearest tier
+ * The most a call can cost before it is made (docs/api.md, "Budgets"): `n` images at the dearest tier
  * that fits what was asked (`auto` fits every tier), plus, where the price has token rates, the
  * prompt's bytes as input tokens and `worstTokensPerImage` per image as output.
  */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LedgerEntry, VideoJobEnding, VideoJobStore } from '../../storage/ports.js';
-import { ledgerEntry } from '../../storage/storage-contract-records.js';
+import { ledgerEntry } from '../../storage/storage-contract-records.test-support.js';
 import { chargingVideoJobStore } from './charging-video-job-store.js';
 
 function storeWhoseFinishAnswers(ended: boolean): VideoJobStore {

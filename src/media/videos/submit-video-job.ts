@@ -7,7 +7,7 @@ import type { SubmittedVideoJob, VideoGenerationRequest } from '../../ir/video-g
 import { inUpstreamSlot } from '../../routing/in-upstream-slot.js';
 import { runWithFallback, type AttemptReport, type FallbackPolicy } from '../../routing/run-with-fallback.js';
 import type { VideoJobRecord, VideoJobStore } from '../../storage/ports.js';
-import type { UpstreamCaps } from '../../upstream-caps/upstream-caps.js';
+import type { UpstreamCaps } from '../../governance/upstream-caps/upstream-caps.js';
 import type { SelectedVariant } from './select-video-variant.js';
 import { failedEnding } from './video-job-ending.js';
 import { newVideoJobId } from './video-job-id.js';
