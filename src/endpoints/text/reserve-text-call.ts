@@ -24,7 +24,7 @@ export interface TextCallToReserve {
 }
 
 /**
- * Reserves a text call's worst case against its key's budgets (README, "Limits and budgets"), first refusing
+ * Reserves a text call's worst case against its key's budgets (docs/limits-and-budgets.md), first refusing
  * what no budget can be kept on: a model without a price (402), and a part of the request the
  * upstream bills beyond the model's token price, which the ledger would not see (400). Keys
  * without a budget meet none of it. Undefined when there was nothing to wait for (an await costs
