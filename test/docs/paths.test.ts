@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,6 +25,19 @@ describe('paths named in the documentation', () => {
     const files = ['README.md', ...markdownIn('docs'), 'bench/README.md'];
     expect(files).toContain('docs/security.md');
     expect(missingPaths(root, files)).toEqual([]);
+  });
+
+  it("the architecture page's folder map names every folder of src/ and no other", () => {
+    const page = readFileSync(path.join(root, 'docs/architecture.md'), 'utf8');
+    const start = page.indexOf('\n## Folder map\n');
+    expect(start).toBeGreaterThan(-1);
+    const map = page.slice(start, page.indexOf('\n## ', start + 1));
+    const mapped = map
+      .split('\n')
+      .filter((line) => line.startsWith('| `'))
+      .flatMap((line) => [...(line.split('|')[1] ?? '').matchAll(/`([a-z-]+)\/`/g)].map((match) => match[1]));
+    const folders = readdirSync(path.join(root, 'src'), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+    expect(mapped.sort()).toEqual(folders.sort());
   });
 
   it('reports a moved source file, a missing end-to-end suite, a renamed test and a stale diagram, and passes the rest', () => {
