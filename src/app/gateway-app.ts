@@ -5,7 +5,8 @@ import type { ClientFormat } from '../formats/client-format.js';
 import { messagesFormat } from '../formats/messages/index.js';
 import { imageContentPath } from '../media/images/image-content-publisher.js';
 import { consolePath, handleConsole } from '../endpoints/console/console-endpoint.js';
-import { handleCountTokens } from '../endpoints/text/count-tokens-endpoint.js';
+import { countTokensEndpoint } from '../endpoints/text/count-tokens-endpoint.js';
+import { meteredResponse } from '../endpoints/metered-call/metered-response.js';
 import { handleImages } from '../endpoints/images/images-endpoint.js';
 import { errorResponse } from '../http/error-response.js';
 import type { GatewayServices } from '../endpoints/gateway-services.js';
@@ -79,7 +80,7 @@ export function createGatewayApp(services: GatewayServices): Hono<GatewayEnviron
     app.all(path, (context) => methodNotAllowed(context.get('requestId'), 'GET, HEAD'));
   }
   for (const path of ['/messages/count_tokens', '/v1/messages/count_tokens']) {
-    app.post(path, (context) => handleCountTokens(context, services));
+    app.post(path, (context) => meteredResponse(context, services, countTokensEndpoint));
     app.all(path, (context) => methodNotAllowed(context.get('requestId'), 'POST', messagesFormat));
   }
 
