@@ -7,7 +7,7 @@ import { imageContentPath } from '../media/images/image-content-publisher.js';
 import { consolePath, handleConsole } from '../endpoints/console/console-endpoint.js';
 import { countTokensEndpoint } from '../endpoints/text/count-tokens-endpoint.js';
 import { meteredResponse } from '../endpoints/metered-call/metered-response.js';
-import { handleImages } from '../endpoints/images/images-endpoint.js';
+import { ImagesEndpoint } from '../endpoints/images/images-endpoint.js';
 import { errorResponse } from '../http/error-response.js';
 import type { GatewayServices } from '../endpoints/gateway-services.js';
 import type { GatewayEnvironment } from '../http/exchange.js';
@@ -65,9 +65,11 @@ export function createGatewayApp(services: GatewayServices): Hono<GatewayEnviron
     app.get(`${prefix}/responses/:id`, (context) => handleGetResponse(context, services));
     app.delete(`${prefix}/responses/:id`, (context) => handleDeleteResponse(context, services));
   }
+  const imageGenerations = new ImagesEndpoint(false);
+  const imageEdits = new ImagesEndpoint(true);
   for (const prefix of ['', '/v1']) {
-    for (const [path, editing] of [[`${prefix}/images/generations`, false], [`${prefix}/images/edits`, true]] as const) {
-      app.post(path, (context) => handleImages(context, services, editing));
+    for (const [path, endpoint] of [[`${prefix}/images/generations`, imageGenerations], [`${prefix}/images/edits`, imageEdits]] as const) {
+      app.post(path, (context) => meteredResponse(context, services, endpoint));
       app.all(path, (context) => methodNotAllowed(context.get('requestId'), 'POST'));
     }
   }
