@@ -20,10 +20,10 @@ import { handleImageContent } from '../endpoints/images/image-content-endpoint.j
 import { newRequestId } from '../http/request-id.js';
 import { textEndpointPaths, textEndpoints } from '../endpoints/text/text-endpoints.js';
 import { handleDeleteResponse, handleGetResponse } from '../endpoints/text/stored-response-endpoints.js';
-import { handleCreateVideo } from '../endpoints/videos/create-video-endpoint.js';
+import { createVideoEndpoint } from '../endpoints/videos/create-video-endpoint.js';
 import { handleDeleteVideo } from '../endpoints/videos/delete-video-endpoint.js';
 import { handleGetVideo, handleListVideos } from '../endpoints/videos/read-video-endpoints.js';
-import { handleRemixVideo } from '../endpoints/videos/remix-video-endpoint.js';
+import { remixVideoEndpoint } from '../endpoints/videos/remix-video-endpoint.js';
 import { handleVideoContent } from '../endpoints/videos/video-content-endpoint.js';
 
 
@@ -100,7 +100,7 @@ export function createGatewayApp(services: GatewayServices): Hono<GatewayEnviron
  * registered before them.
  */
 function registerVideoRoutes(app: Hono<GatewayEnvironment>, services: GatewayServices): void {
-  app.post('/v1/videos', (context) => handleCreateVideo(context, services));
+  app.post('/v1/videos', (context) => meteredResponse(context, services, createVideoEndpoint));
   app.get('/v1/videos', (context) => handleListVideos(context, services));
   app.all('/v1/videos', (context) => methodNotAllowed(context.get('requestId'), 'GET, POST'));
   app.get('/v1/videos/:id', (context) => handleGetVideo(context, services));
@@ -108,7 +108,7 @@ function registerVideoRoutes(app: Hono<GatewayEnvironment>, services: GatewaySer
   app.all('/v1/videos/:id', (context) => methodNotAllowed(context.get('requestId'), 'GET, DELETE'));
   app.get('/v1/videos/:id/content', (context) => handleVideoContent(context, services));
   app.all('/v1/videos/:id/content', (context) => methodNotAllowed(context.get('requestId'), 'GET, HEAD'));
-  app.post('/v1/videos/:id/remix', (context) => handleRemixVideo(context, services));
+  app.post('/v1/videos/:id/remix', (context) => meteredResponse(context, services, remixVideoEndpoint));
   app.all('/v1/videos/:id/remix', (context) => methodNotAllowed(context.get('requestId'), 'POST'));
 }
 
