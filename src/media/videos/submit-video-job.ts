@@ -1,13 +1,13 @@
 import { AbortScope } from '../../call/abort-scope.js';
 import type { CatalogModel, CatalogRoute } from '../../catalog/model-catalog.js';
 import type { VideosConfig } from '../../config/config-schema.js';
-import { videoSecondsCostNanoUsd } from '../../catalog/pricing/cost.js';
 import { GatewayError, toGatewayError } from '../../errors/gateway-error.js';
 import type { SubmittedVideoJob, VideoGenerationRequest } from '../../ir/video-generation.js';
 import { inUpstreamSlot } from '../../routing/in-upstream-slot.js';
 import { runWithFallback, type AttemptReport, type FallbackPolicy } from '../../routing/run-with-fallback.js';
 import type { VideoJobRecord, VideoJobStore } from './video-job-store.js';
 import type { UpstreamCaps } from '../../governance/upstream-caps/upstream-caps.js';
+import { worstVideoCostNanoUsd } from '../../governance/worst-case/video-worst-case.js';
 import type { SelectedVariant } from './select-video-variant.js';
 import { failedEnding } from './video-job-ending.js';
 import { newVideoJobId } from './video-job-id.js';
@@ -110,7 +110,7 @@ export async function submitVideoJob(submit: VideoSubmit, settings: VideoSubmitS
   const first = submit.routes[0];
   if (first === undefined) throw new RangeError('a video submit needs a route');
   const draft = newJob(submit, settings, first.route);
-  await submit.budget?.reserve(draft.id, videoSecondsCostNanoUsd(draft.pricePerSecondPicoUsd, draft.seconds));
+  await submit.budget?.reserve(draft.id, worstVideoCostNanoUsd(submit.selected.variant.price, submit.selected));
   let inserted: { job: VideoJobRecord; created: boolean };
   try {
     inserted = await settings.store.insert(draft);
