@@ -40,7 +40,7 @@ describe('paths named in the documentation', () => {
     expect(mapped.sort()).toEqual(folders.sort());
   });
 
-  it('reports a moved source file, a missing end-to-end suite, a renamed test and a stale diagram, and passes the rest', () => {
+  it('reports a moved source file, a file named alone that is gone, a missing end-to-end suite, a renamed test and a stale diagram, and passes the rest', () => {
     const folder = mkdtempSync(path.join(tmpdir(), 'switchyard-paths-'));
     try {
       for (const made of ['src/app', 'src/http', 'src/endpoints', 'test/e2e', 'docs']) mkdirSync(path.join(folder, made), { recursive: true });
@@ -53,6 +53,7 @@ describe('paths named in the documentation', () => {
           '# Page',
           'Fine: `src/app/request-listener.ts`, `app/request-listener.ts`, `http/`, `test/e2e/`, `/v1/models`, `a/b`.',
           'Moved: `src/server/request-listener.ts` and `server/gateway-app.ts`.',
+          'Named alone: `request-listener.ts`, gone: `with-limit-headers.ts`.',
           '- `bad-input.test.ts` "answers 413 for a body over the limit", `gone.test.ts`;',
           '  `src/http/open-access-caller.test.ts` "takes pages on this machine…", "a title that was',
           '  renamed"',
@@ -64,10 +65,11 @@ describe('paths named in the documentation', () => {
       expect(missingPaths(folder, ['docs/page.md'])).toEqual([
         { file: 'docs/page.md', line: 3, path: 'src/server/request-listener.ts', reason: 'no src/server/request-listener.ts' },
         { file: 'docs/page.md', line: 3, path: 'server/gateway-app.ts', reason: 'no src/server/gateway-app.ts' },
-        { file: 'docs/page.md', line: 4, path: 'gone.test.ts', reason: 'no test/e2e/gone.test.ts' },
-        { file: 'docs/page.md', line: 8, path: 'http/authenticate', reason: 'no src/http/authenticate' },
-        { file: 'docs/page.md', line: 8, path: 'endpoints/text/text-endpoint', reason: 'no src/endpoints/text/text-endpoint' },
-        { file: 'docs/page.md', line: 4, path: 'src/http/open-access-caller.test.ts', reason: 'no test titled "a title that was renamed"' },
+        { file: 'docs/page.md', line: 4, path: 'with-limit-headers.ts', reason: 'no file of that name' },
+        { file: 'docs/page.md', line: 5, path: 'gone.test.ts', reason: 'no test/e2e/gone.test.ts' },
+        { file: 'docs/page.md', line: 9, path: 'http/authenticate', reason: 'no src/http/authenticate' },
+        { file: 'docs/page.md', line: 9, path: 'endpoints/text/text-endpoint', reason: 'no src/endpoints/text/text-endpoint' },
+        { file: 'docs/page.md', line: 5, path: 'src/http/open-access-caller.test.ts', reason: 'no test titled "a title that was renamed"' },
       ]);
     } finally {
       rmSync(folder, { recursive: true, force: true });

@@ -21,6 +21,9 @@ const pathInDiagram = /(?<![\w/.:-])[a-z][a-z0-9-]*(?:\/[A-Za-z0-9_.-]+)+\/?/g;
 /** A bare test file's name, which the pages use for the end-to-end suites (`bad-input.test.ts`). */
 const bareTestFile = /^[A-Za-z0-9_.-]+\.test\.ts$/;
 
+/** A bare source file's name, as a page writes it beside the folder that holds it (`write-answer.ts`). */
+const bareSourceFile = /^[A-Za-z0-9_.-]+\.(?:ts|tsx|js|mjs)$/;
+
 interface PageLine {
   readonly text: string;
   readonly number: number;
@@ -34,7 +37,9 @@ interface PageLine {
  *   `src/` or a `.ts` file, from inside `src/` (`governance/budgets/`, `app/gateway-app.ts`);
  * - in a diagram (a fenced block), a path under `src/` as above, with or without `.ts`
  *   (`endpoints/text/text-endpoint`);
- * - a bare test file's name (`bad-input.test.ts`), which is an end-to-end suite under `test/e2e/`;
+ * - a bare test file's name (`bad-input.test.ts`), which is an end-to-end suite under `test/e2e/`,
+ *   and a bare source file's name (`write-answer.ts`), which must be a file somewhere in the
+ *   repository's own folders;
  *   the quoted titles after a test file in the same list item (`x.test.ts` "does this") must be
  *   tests of that file (a title ending in `…` is matched up to it).
  */
@@ -52,12 +57,24 @@ export function missingPaths(root: string, files: readonly string[]): MissingPat
     const absolute = path.join(root, relative);
     return existsSync(absolute) || existsSync(`${absolute}.ts`);
   };
+  let fileNames: Set<string> | undefined;
+  const isFileName = (name: string): boolean => {
+    fileNames ??= new Set([
+      ...readdirSync(root),
+      ...[...rootFolders].filter((folder) => existsSync(path.join(root, folder))).flatMap((folder) => readdirSync(path.join(root, folder), { recursive: true }).map((entry) => path.basename(String(entry)))),
+    ]);
+    return fileNames.has(name);
+  };
   const missing: MissingPath[] = [];
   for (const file of files) {
     const lines = pageLines(readFileSync(path.join(root, file), 'utf8'));
     for (const line of lines) {
       const written = line.fenced ? [...line.text.matchAll(pathInDiagram)].map((match) => match[0]) : codeSpans(line.text).filter((span) => pathShaped.test(span));
       for (const span of written) {
+        if (!line.fenced && !bareTestFile.test(span) && bareSourceFile.test(span)) {
+          if (!isFileName(span)) missing.push({ file, line: line.number, path: span, reason: 'no file of that name' });
+          continue;
+        }
         const relative = resolve(span);
         if (relative === undefined || (line.fenced && !relative.startsWith('src'))) continue;
         if (!exists(relative)) missing.push({ file, line: line.number, path: span, reason: `no ${relative}` });
