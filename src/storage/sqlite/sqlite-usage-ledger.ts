@@ -25,10 +25,12 @@ const totalStatement =
 
 const readSpendStatement = 'SELECT period, cast(cost_nano_usd as text) AS cost FROM key_spend WHERE key_id = ? AND period IN (?, ?, ?)';
 
-/** Bound by name from `ledgerRow`, the one mapping of an entry to a row. */
+/**
+ * Bound from `ledgerRow`, the one mapping of an entry to a row, by position: its values come in the
+ * order of `ledgerColumns`. (Binding by name costs about a fifth more a row in better-sqlite3.)
+ */
 const insertStatement =
-  `INSERT INTO usage_ledger (${ledgerColumns.join(', ')}) VALUES (${ledgerColumns.map((column) => `@${column}`).join(', ')}) ` +
-  'ON CONFLICT(request_id) DO NOTHING';
+  `INSERT INTO usage_ledger (${ledgerColumns.join(', ')}) VALUES (${ledgerColumns.map(() => '?').join(', ')}) ON CONFLICT(request_id) DO NOTHING`;
 
 /** SQLite's way with the values it cannot bind, without Kysely's codec. */
 const sqliteRowValues: LedgerRowCodec = { writeTimestamp: writeSqliteTimestamp, writeBoolean: writeSqliteBoolean, readBoolean: readSqliteBoolean };
@@ -104,7 +106,7 @@ export class SqliteUsageLedger implements UsageLedger {
    */
   private preparedInsert(): (entries: readonly LedgerEntry[]) => number {
     if (this.insertRows !== undefined) return this.insertRows;
-    const statement = this.database.prepare<[LedgerRow]>(insertStatement);
+    const statement = this.database.prepare<LedgerRow[keyof LedgerRow][]>(insertStatement);
     const addSpend = this.database.prepare<[string, string, bigint]>(spendStatement);
     const addRollup = this.database.prepare<unknown[]>(rollupStatement);
     const addTotal = this.database.prepare<unknown[]>(totalStatement);
@@ -115,7 +117,7 @@ export class SqliteUsageLedger implements UsageLedger {
     const transaction = this.database.transaction((batch: readonly LedgerEntry[]): number => {
       const added: LedgerEntry[] = [];
       for (const entry of batch) {
-        const changes = statement.run(ledgerRow(entry, sqliteRowValues)).changes;
+        const changes = statement.run(...Object.values(ledgerRow(entry, sqliteRowValues))).changes;
         if (changes > 0) added.push(entry);
       }
       const increments = ledgerIncrements(added);
