@@ -48,7 +48,7 @@ const echoEndpoint: MeteredEndpoint<string, Echo, MeteredAnswer> = {
       { requestId: call.requestId, key: call.key, model, route: undefined, family: 'chat', rawBodyLength: 0, startedAt: call.startedAt },
     ),
   meterFailure: (ledger, call, { model }, status) =>
-    void meterFailedCall(ledger, { requestId: call.requestId, key: call.key, model, route: undefined, family: 'chat', rawBodyLength: 0, startedAt: call.startedAt }, status),
+    meterFailedCall(ledger, { requestId: call.requestId, key: call.key, model, route: undefined, family: 'chat', rawBodyLength: 0, startedAt: call.startedAt }, status),
 };
 
 let gateway: TestGateway;
