@@ -92,8 +92,8 @@ export class ImagesEndpoint implements MeteredEndpoint<ClientImageRequest, Decod
   }
 
   /** A call that got as far as an upstream is recorded, at 0: nothing was delivered. */
-  meterFailure(ledger: LedgerWriter, call: MeteredCall, { model }: DecodedImageCall, status: number): void {
-    meterImageCall(ledger, { requestId: call.requestId, key: call.key, model, route: undefined, status, images: 0, usage: undefined, costNanoUsd: 0n, startedAt: call.startedAt });
+  meterFailure(ledger: LedgerWriter, call: MeteredCall, { model }: DecodedImageCall, status: number): LedgerEntry {
+    return meterImageCall(ledger, { requestId: call.requestId, key: call.key, model, route: undefined, status, images: 0, usage: undefined, costNanoUsd: 0n, startedAt: call.startedAt });
   }
 }
 

@@ -4,7 +4,6 @@ import type { CallLimits } from '../../governance/key-limits.js';
 import { errorAnswer, type GatewayAnswer } from '../../http/gateway-answer.js';
 import { assertEndpointAllowed } from '../../keys/key-scope.js';
 import type { LedgerEntry } from '../../metering/ledger-entry.js';
-import { entryTokens } from '../../metering/meter-call.js';
 import type { GatewayServices } from '../gateway-services.js';
 import { MeteredCall, type MeteredExchange } from './metered-call-state.js';
 import type { MeteredAnswer, MeteredEndpoint } from './metered-endpoint.js';
@@ -63,9 +62,10 @@ export async function runMeteredCall<Asked, Decoded, Answer extends MeteredAnswe
 }
 
 /**
- * Hands the delivered call to metering (once) and ends what it held with the entry's tokens. A
- * promised entry (a stream's, written when it ends) ends the limits when it comes; undefined when
- * the call is not on the ledger.
+ * Hands the delivered call to metering (once) and finishes its limits with the entry, which
+ * settles its reservation and charges its tokens to the key's minute. A promised entry (a
+ * stream's, written when it ends) finishes them when it comes; undefined when the call is not on
+ * the ledger.
  */
 function settle<Asked, Decoded, Answer extends MeteredAnswer>(
   endpoint: MeteredEndpoint<Asked, Decoded, Answer>,
@@ -75,21 +75,21 @@ function settle<Asked, Decoded, Answer extends MeteredAnswer>(
   limits: CallLimits,
 ): LedgerEntry | Promise<LedgerEntry | undefined> | undefined {
   if (endpoint.meter === undefined) {
-    limits.finish(0, endpoint.entryComesLater === true);
+    limits.finish();
     return undefined;
   }
   const entry = endpoint.meter(call.services.ledger, call, decoded, answer);
   if (!(entry instanceof Promise)) {
-    limits.finish(entryTokens(entry));
+    limits.finish(entry);
     return entry;
   }
   return entry.then(
     (recorded) => {
-      limits.finish(entryTokens(recorded));
+      limits.finish(recorded);
       return recorded;
     },
     (error: unknown) => {
-      limits.finish(0, false);
+      limits.finish();
       call.services.logger.error({ requestId: call.requestId, err: error }, 'metering failed');
       return undefined;
     },
@@ -110,9 +110,8 @@ function failedCall<Asked, Decoded, Answer extends MeteredAnswer>(
   // A call stopped by a shutdown says so, rather than what its cancelled upstream call threw.
   const failure = toGatewayError(call.signal?.reason ?? thrown);
   if (failure.status >= 500) services.logger.warn({ requestId, code: failure.code, err: failure.cause }, failure.message);
-  const recorded = passed !== undefined && endpoint.meterFailure !== undefined;
-  if (recorded) endpoint.meterFailure?.(services.ledger, call, passed.decoded, failure.status);
-  call.limits?.finish(0, recorded || endpoint.entryComesLater === true);
+  const entry = passed === undefined ? undefined : endpoint.meterFailure?.(services.ledger, call, passed.decoded, failure.status);
+  call.limits?.finish(entry);
   const answer = errorAnswer(failure, requestId, endpoint.format);
   if (call.limits !== undefined) call.limits.addHeaders(answer.headers, endpoint.format.name);
   return answer;

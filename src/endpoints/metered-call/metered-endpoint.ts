@@ -53,16 +53,11 @@ export interface MeteredEndpoint<Asked, Decoded, Answer extends MeteredAnswer> {
   /**
    * Hands what was delivered to metering/, which builds and records the call's one ledger entry
    * (now, or when a stream ends). Undefined: a call that is never on the ledger (`count_tokens`)
-   * or whose entry comes later (a video job's, see `entryComesLater`).
+   * or whose entry comes later (a video job's: its reservation, made in `send`, is the job's).
    */
   readonly meter: ((ledger: LedgerWriter, call: MeteredCall, decoded: Decoded, answer: Answer) => LedgerEntry | Promise<LedgerEntry>) | undefined;
   /** The entry of a call that got past `decode` and its reservation but failed: nothing delivered, at 0. */
-  readonly meterFailure: ((ledger: LedgerWriter, call: MeteredCall, decoded: Decoded, status: number) => void) | undefined;
-  /**
-   * The call's reservation (made in `send`) outlives it and is settled by a later ledger entry,
-   * a video job's: the call ends without giving it back.
-   */
-  readonly entryComesLater?: boolean;
+  readonly meterFailure: ((ledger: LedgerWriter, call: MeteredCall, decoded: Decoded, status: number) => LedgerEntry) | undefined;
 }
 
 /** What `send` answers the client with; an endpoint's own type adds what it is metered by. */

@@ -100,8 +100,8 @@ export class TextEndpoint implements MeteredEndpoint<JsonRequest, DecodedText, T
     return ledger.awaiting(meterCall(ledger, answer, this.meteringFacts(call, decoded, answer.route)));
   }
 
-  meterFailure(ledger: LedgerWriter, call: MeteredCall, decoded: DecodedText, status: number): void {
-    meterFailedCall(ledger, this.meteringFacts(call, decoded, undefined), status);
+  meterFailure(ledger: LedgerWriter, call: MeteredCall, decoded: DecodedText, status: number): LedgerEntry {
+    return meterFailedCall(ledger, this.meteringFacts(call, decoded, undefined), status);
   }
 
   private meteringFacts(call: MeteredCall, decoded: DecodedText, route: CatalogRoute | undefined): MeteringFacts {

@@ -26,7 +26,7 @@ interface DecodedVideo {
 /**
  * `POST /v1/videos`: checks the submit against what the model sells, records the job and hands it
  * to the upstream; answers with the job (docs/api.md, "Videos"). Billing happens when the job
- * ends: its reservation is made with the job and settled by the job's ledger entry.
+ * ends: its reservation, made with the job, is the job's and settled by the job's ledger entry.
  */
 export const createVideoEndpoint: MeteredEndpoint<ClientVideoRequest, DecodedVideo, MeteredAnswer> = {
   family: 'videos',
@@ -53,7 +53,6 @@ export const createVideoEndpoint: MeteredEndpoint<ClientVideoRequest, DecodedVid
     submitMeteredVideo(call, { model, selected, request, routes: videoRoutes(model), send: (route) => route.videos.buildSubmit(request, route.route.target) }),
   meter: undefined,
   meterFailure: undefined,
-  entryComesLater: true,
 };
 
 async function readClientRequest(call: MeteredCall): Promise<ClientVideoRequest> {

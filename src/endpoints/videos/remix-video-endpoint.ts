@@ -76,5 +76,4 @@ export const remixVideoEndpoint: MeteredEndpoint<AskedRemix, DecodedRemix, Meter
     }),
   meter: undefined,
   meterFailure: undefined,
-  entryComesLater: true,
 };

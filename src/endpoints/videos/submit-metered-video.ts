@@ -19,7 +19,7 @@ export async function submitMeteredVideo(call: MeteredCall, submit: Omit<VideoSu
       ...submit,
       keyId: key?.id ?? null,
       idempotencyKey: idempotencyKey(call.exchange.incoming),
-      budget: { reserve: async (jobId, worst) => limits.reserveUntilEntry(jobId, worst), release: () => limits.finish(0, false) },
+      budget: limits,
     },
     videoSubmitSettings(services, call.snapshot.routing, call.requestId, submit.model.id, key?.id),
   );
