@@ -25,9 +25,8 @@ import { CircuitBreakers } from '../routing/circuit-breaker.js';
 import { startSimulator, type SimulatorHandle } from '../sim/index.js';
 import { openStorage } from '../storage/open-storage.js';
 import type { VideoJobStore } from '../media/videos/video-job-store.js';
-import type { LedgerEntry } from '../metering/ledger-entry.js';
 import type { Storage } from '../storage/ports.js';
-import { chargingVideoJobStore } from '../media/videos/charging-video-job-store.js';
+import { settlingVideoJobStore } from '../media/videos/settling-video-job-store.js';
 import { closeUpstreamPools } from '../upstream/upstream-client.js';
 import { Authenticator, type OpenAccessMode } from '../http/authenticate.js';
 import type { GatewayServices } from '../endpoints/gateway-services.js';
@@ -141,12 +140,9 @@ async function startOnStorage(config: GatewayConfig, options: StartOptions, stor
     upstreamSlotsHeld: () => keyLimits.upstreamCaps.held(),
     logger,
   });
-  const charged = (entry: LedgerEntry): void => {
-    budgets.settle(entry);
-    metrics.observeLedgerEntry(entry);
-  };
-  ledger.onRecord(charged);
-  const gatewayStorage = withVideoJobs(storage, chargingVideoJobStore(storage.videoJobs, charged));
+  // A call's entry settles its budget reservation through the call's own limits; the metrics only watch.
+  ledger.onRecord((entry) => metrics.observeLedgerEntry(entry));
+  const gatewayStorage = withVideoJobs(storage, settlingVideoJobStore(storage.videoJobs, { budgets, metrics }));
   const drain = new CallDrain();
   const readiness = new Readiness(() => storage.ping(), undefined, keyLimits.pingRedis);
   const contentStore = await openContentStore(config.content);
@@ -217,7 +213,7 @@ async function startOnStorage(config: GatewayConfig, options: StartOptions, stor
       await Promise.all([drainServer(server, drain, graceMs, logger), videoWorker.stop(graceMs), sweeper.stop()]);
       // Calls cut at the very end record their entries as they unwind; the writer waits for them.
       await Promise.all([ledger.close(), keyUses.close()]);
-      // After the ledger: its last entries settle their reservations on the way out.
+      // After the ledger: the calls it waited for settled their reservations as they ended.
       await keyLimits.close();
       await simulator?.then((running) => running.close());
       if (options.storage === undefined) await storage.close();

@@ -1,19 +1,18 @@
 import { hasBudget, type BudgetMeter } from './budgets/budget-meter.js';
 import type { FormatName } from '../ir/format-name.js';
 import type { ApiKeyRecord } from '../keys/api-key.js';
+import type { LedgerEntry } from '../metering/ledger-entry.js';
 import type { RateLimitStanding } from './rate-limits/key-rate-limiter.js';
 import { rateLimitHeaders } from './rate-limits/rate-limit-headers.js';
+import { noJobReservation, type JobReservation } from './key-limits.js';
 
 /**
  * What a call's limits do alike whichever way they are kept: the family's rate-limit headers
- * (docs/api.md, "Rate-limit headers") from the standing the call holds, and a reservation that
- * outlives the call (a video job's, filed by request id in the key's budgets until its entry
- * settles it), given back when the call ends with no entry.
+ * (docs/api.md, "Rate-limit headers") from the standing the call holds, a video job's reservation
+ * (filed by the job's id in the key's budgets, so that the job's entry settles it wherever the job
+ * ends), and the settling of the call's own entry.
  */
 export abstract class CallLimitsBase {
-  /** The request id of a reservation that outlives the call, released if the call fails. */
-  private reservedUntilEntry: string | undefined;
-
   constructor(
     protected readonly key: ApiKeyRecord | undefined,
     protected readonly budgets: BudgetMeter,
@@ -26,17 +25,27 @@ export abstract class CallLimitsBase {
     return this.key !== undefined && hasBudget(this.key);
   }
 
-  reserveUntilEntry(requestId: string, worstNanoUsd: bigint): Promise<void> | undefined {
-    if (this.key === undefined || !hasBudget(this.key)) return undefined;
-    // Noted first: releasing a reservation that was refused is a no-op.
-    this.reservedUntilEntry = requestId;
-    return this.budgets.reserve(this.key, requestId, worstNanoUsd);
+  async reserveForJob(jobId: string, worstNanoUsd: bigint): Promise<JobReservation> {
+    const key = this.key;
+    if (key === undefined || !hasBudget(key)) return noJobReservation;
+    await this.budgets.reserve(key, jobId, worstNanoUsd);
+    let released = false;
+    return {
+      release: () => {
+        if (released) return;
+        released = true;
+        this.budgets.release(key.id, jobId);
+      },
+    };
   }
 
-  /** Part of every `finish`: gives back the reservation until entry when no entry was recorded. */
-  protected endReservationUntilEntry(recorded: boolean): void {
-    if (!recorded && this.reservedUntilEntry !== undefined && this.key !== undefined) this.budgets.release(this.key.id, this.reservedUntilEntry);
-    this.reservedUntilEntry = undefined;
+  /**
+   * Counts a finished call's entry in its key's budgets. Every entry of a key is settled, not only
+   * those of calls that reserved: a call admitted just before its key was given a budget spends
+   * from it too, and the budgets skip cheaply the keys they hold nothing for.
+   */
+  protected settle(entry: LedgerEntry): void {
+    if (this.key !== undefined) this.budgets.settle(entry);
   }
 
   headers(format: FormatName | undefined): Record<string, string> {

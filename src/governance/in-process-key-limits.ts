@@ -1,6 +1,7 @@
 import { hasBudget } from './budgets/budget-meter.js';
 import type { BudgetAccount, InProcessBudgetMeter } from './budgets/in-process-budget-meter.js';
 import type { ApiKeyRecord } from '../keys/api-key.js';
+import { entryTokens, type LedgerEntry } from '../metering/ledger-entry.js';
 import { hasRateLimits, type RateLimitStanding } from './rate-limits/key-rate-limiter.js';
 import { CallLimitsBase } from './call-limits-base.js';
 import type { CallLimits, KeyLimits } from './key-limits.js';
@@ -27,7 +28,7 @@ export class InProcessKeyLimits implements KeyLimits {
 
 /** One call: its key's window while it counts there, and its reservation in the key's account. */
 class InProcessCallLimits extends CallLimitsBase implements CallLimits {
-  /** True until the call ends: its slot and its reservation are given back once. */
+  /** True until the call ends: its slot, its reservation and its entry are dealt with once. */
   private open = true;
   /** The key's account while this call holds `heldNanoUsd` in it. */
   private account: BudgetAccount | undefined;
@@ -54,13 +55,13 @@ class InProcessCallLimits extends CallLimitsBase implements CallLimits {
     this.heldNanoUsd = worstNanoUsd;
   }
 
-  finish(tokens: number, recorded = true): void {
-    if (this.open) {
-      this.open = false;
-      if (this.window !== undefined) this.limits.rates.end(this.window, tokens);
-      if (this.account !== undefined) this.limits.budgets.endHold(this.account, this.heldNanoUsd);
-    }
-    this.endReservationUntilEntry(recorded);
+  finish(entry?: LedgerEntry): void {
+    if (!this.open) return;
+    this.open = false;
+    if (this.window !== undefined) this.limits.rates.end(this.window, entry === undefined ? 0 : entryTokens(entry));
+    // The entry's cost is counted before the hold ends: the account is never short of both.
+    if (entry !== undefined) this.settle(entry);
+    if (this.account !== undefined) this.limits.budgets.endHold(this.account, this.heldNanoUsd);
   }
 
   protected get standing(): RateLimitStanding | null | undefined {

@@ -14,6 +14,9 @@ export type OpenKeyLimits = (rates: InProcessKeyRateLimiter, budgets: InProcessB
 const limitedKey = (settings: Partial<Pick<ApiKeyRecord, 'rpm' | 'tpm' | 'concurrency' | 'budgetNanoUsd'>>): ApiKeyRecord =>
   apiKeyRecord({ id: 'key_1', name: 'k', prefix: 'sy-x', hash: 'h', createdAt: new Date(0), ...settings });
 
+/** An entry of `tokens` input tokens at no cost. */
+const tokensEntry = (requestId: string, tokens: number) => ({ ...settledEntry(requestId, 0n), inputUncached: tokens, cacheRead: 0, cacheWrite: 0, output: 0, reasoning: 0 });
+
 function opened(open: OpenKeyLimits, spent = 0n) {
   const time = testClock(Date.parse('2026-11-26T12:00:30.000Z'));
   const budgets = new InProcessBudgetMeter(storedSpend({ total: spent, month: spent, day: spent }).read, time.now);
@@ -37,7 +40,7 @@ export function describeKeyLimitsContract(name: string, open: OpenKeyLimits): vo
         'x-ratelimit-remaining-tokens': '1000',
         'x-ratelimit-reset-tokens': reset,
       });
-      first.finish(250);
+      first.finish(tokensEntry('r1', 250));
       const second = await limits.admit(key);
       expect(second.addHeaders({ 'x-request-id': 'r' }, 'messages')).toMatchObject({
         'x-request-id': 'r',
@@ -53,15 +56,15 @@ export function describeKeyLimitsContract(name: string, open: OpenKeyLimits): vo
       const held = await limits.admit(key);
       expect(held.headers('chat')).toEqual({});
       await expect(Promise.resolve(limits.admit(key))).rejects.toBeInstanceOf(RateLimitedError);
-      held.finish(0, false);
-      held.finish(0);
+      held.finish();
+      held.finish();
       const next = await limits.admit(key);
       await expect(Promise.resolve(limits.admit(key))).rejects.toMatchObject({ status: 429, code: 'rate_limited' });
-      next.finish(0);
+      next.finish();
     });
 
     it("holds a call's worst case until it ends and refuses one that no longer fits with a 402", async () => {
-      const { limits, budgets } = opened(open, 100n);
+      const { limits } = opened(open, 100n);
       const key = limitedKey({ budgetNanoUsd: 1_000n });
       const first = await limits.admit(key);
       expect(first.reserves).toBe(true);
@@ -69,27 +72,55 @@ export function describeKeyLimitsContract(name: string, open: OpenKeyLimits): vo
       await first.reserve('a', 800n);
       const second = await limits.admit(key);
       await expect(Promise.resolve(second.reserve('b', 101n))).rejects.toMatchObject({ status: 402, code: 'budget_exhausted' });
-      second.finish(0, false);
-      budgets.settle(settledEntry('a', 50n, Date.parse('2026-11-26T12:00:30.000Z')));
-      first.finish(0);
-      first.finish(0);
+      second.finish();
       const third = await limits.admit(key);
-      expect(third.reserve('c', 850n)).toBeUndefined();
-      await expect(Promise.resolve((await limits.admit(key)).reserve('d', 1n))).rejects.toThrow('budget');
+      await expect(Promise.resolve(third.reserve('c', 101n))).rejects.toThrow('budget');
+      third.finish();
     });
 
-    it("keeps a video job's reservation past the call, and gives it back when the job is never made", async () => {
+    it("settles a call's reservation to its ledger entry when the call finishes with it, with nothing else told", async () => {
+      const { limits } = opened(open, 100n);
+      const key = limitedKey({ budgetNanoUsd: 1_000n });
+      const first = await limits.admit(key);
+      await first.reserve('a', 800n);
+      first.finish(settledEntry('a', 50n, Date.parse('2026-11-26T12:00:30.000Z')));
+      first.finish(settledEntry('a', 50n, Date.parse('2026-11-26T12:00:30.000Z')));
+      // 100 stored + 50 settled: exactly 850 is left, and the settled entry counts once.
+      const second = await limits.admit(key);
+      await expect(Promise.resolve(second.reserve('b', 851n))).rejects.toThrow('budget');
+      second.finish();
+      const third = await limits.admit(key);
+      expect(await Promise.resolve(third.reserve('c', 850n))).toBeUndefined();
+      third.finish();
+    });
+
+    it('gives a reservation back whole when the call finishes with no entry', async () => {
       const { limits } = opened(open);
       const key = limitedKey({ budgetNanoUsd: 1_000n });
-      const kept = await limits.admit(key);
-      await kept.reserveUntilEntry('job_kept', 600n);
-      kept.finish(0);
       const lost = await limits.admit(key);
-      await lost.reserveUntilEntry('job_lost', 400n);
+      await lost.reserve('a', 1_000n);
+      lost.finish();
+      const next = await limits.admit(key);
+      expect(await Promise.resolve(next.reserve('b', 1_000n))).toBeUndefined();
+    });
+
+    it("keeps a video job's reservation past the call until the job's entry settles it, and gives it back when the job is never made", async () => {
+      const { limits, budgets } = opened(open);
+      const key = limitedKey({ budgetNanoUsd: 1_000n });
+      const kept = await limits.admit(key);
+      await kept.reserveForJob('job_kept', 600n);
+      kept.finish();
+      const lost = await limits.admit(key);
+      const reservation = await lost.reserveForJob('job_lost', 400n);
       await expect(Promise.resolve((await limits.admit(key)).reserve('e', 1n))).rejects.toThrow('budget');
-      lost.finish(0, false);
-      lost.finish(0);
-      await expect(Promise.resolve((await limits.admit(key)).reserve('f', 400n))).resolves.toBeUndefined();
+      reservation.release();
+      lost.finish();
+      expect(await Promise.resolve((await limits.admit(key)).reserve('f', 400n))).toBeUndefined();
+      await expect(Promise.resolve((await limits.admit(key)).reserve('g', 1n))).rejects.toThrow('budget');
+      // The job ends, wherever: its entry settles the reservation filed under its id.
+      budgets.settle(settledEntry('job_kept', 200n, Date.parse('2026-11-26T12:00:30.000Z')));
+      expect(await Promise.resolve((await limits.admit(key)).reserve('h', 400n))).toBeUndefined();
+      await expect(Promise.resolve((await limits.admit(key)).reserve('i', 1n))).rejects.toThrow('budget');
     });
 
     it('lets a key without limits or budgets through with no headers and nothing to reserve', async () => {
@@ -98,7 +129,7 @@ export function describeKeyLimitsContract(name: string, open: OpenKeyLimits): vo
       expect(call.reserves).toBe(false);
       expect(call.reserve('g', 10n ** 18n)).toBeUndefined();
       expect(call.headers('responses')).toEqual({});
-      call.finish(10);
+      call.finish(tokensEntry('g', 10));
       expect((await limits.admit(undefined)).headers(undefined)).toEqual({});
     });
   });

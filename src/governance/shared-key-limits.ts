@@ -1,6 +1,7 @@
 import type { BudgetHold, BudgetMeter } from './budgets/budget-meter.js';
 import { hasBudget } from './budgets/budget-meter.js';
 import type { ApiKeyRecord } from '../keys/api-key.js';
+import { entryTokens, type LedgerEntry } from '../metering/ledger-entry.js';
 import { hasRateLimits, type KeyRateLimiter, type RateAdmission, type RateLimitStanding } from './rate-limits/key-rate-limiter.js';
 import { CallLimitsBase } from './call-limits-base.js';
 import type { CallLimits, KeyLimits } from './key-limits.js';
@@ -22,10 +23,11 @@ export class SharedKeyLimits implements KeyLimits {
   }
 }
 
-/** A call's limits through the two ports: an admission and a hold, each ending once however often the call is finished. */
+/** A call's limits through the two ports: an admission and a hold, ended (and the entry settled) once however often the call is finished. */
 class SharedCallLimits extends CallLimitsBase implements CallLimits {
   /** The reservation this call holds until it ends. */
   private hold: BudgetHold | undefined;
+  private finished = false;
 
   constructor(
     key: ApiKeyRecord | undefined,
@@ -47,11 +49,14 @@ class SharedCallLimits extends CallLimitsBase implements CallLimits {
     });
   }
 
-  finish(tokens: number, recorded = true): void {
-    this.admission?.finish(tokens);
-    this.hold?.end(recorded);
+  finish(entry?: LedgerEntry): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.admission?.finish(entry === undefined ? 0 : entryTokens(entry));
+    // Settling the entry ends the shared reservation filed under its request id, in the same script.
+    if (entry !== undefined) this.settle(entry);
+    this.hold?.end(entry !== undefined);
     this.hold = undefined;
-    this.endReservationUntilEntry(recorded);
   }
 
   protected get standing(): RateLimitStanding | null | undefined {

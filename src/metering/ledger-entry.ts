@@ -26,3 +26,8 @@ export interface LedgerEntry {
   readonly createdAt: Date;
   readonly durationMs: number;
 }
+
+/** Every token the entry counts, for tokens-per-minute limits. */
+export function entryTokens(entry: LedgerEntry): number {
+  return entry.inputUncached + entry.cacheRead + entry.cacheWrite + entry.output + entry.reasoning;
+}

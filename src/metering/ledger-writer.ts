@@ -28,7 +28,10 @@ export class LedgerWriter {
 
   private readonly listeners: ((entry: LedgerEntry) => void)[] = [];
 
-  /** Tells `listener` of every entry as it is recorded (budgets settle, metrics count). */
+  /**
+   * Tells `listener` of every entry as it is recorded, for observers (the metrics). Budgets are not
+   * among them: a call settles its reservation with its entry itself (`CallLimits.finish`).
+   */
   onRecord(listener: (entry: LedgerEntry) => void): void {
     this.listeners.push(listener);
   }

@@ -44,11 +44,6 @@ export function meterFailedCall(ledger: LedgerWriter, facts: MeteringFacts, stat
   return record(ledger, facts, status, { inputUncached: 0, cacheRead: 0, cacheWrite: 0, output: 0, reasoning: 0 });
 }
 
-/** Every token the entry counts, for tokens-per-minute limits. */
-export function entryTokens(entry: LedgerEntry): number {
-  return entry.inputUncached + entry.cacheRead + entry.cacheWrite + entry.output + entry.reasoning;
-}
-
 function record(ledger: LedgerWriter, facts: MeteringFacts, status: number, usage: Usage): LedgerEntry {
   const target = facts.route?.target;
   const delivered = status < 400 || status === 499;

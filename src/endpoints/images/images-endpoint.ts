@@ -8,7 +8,8 @@ import { GatewayError, toGatewayError } from '../../errors/gateway-error.js';
 import type { ImageGenerationRequest } from '../../ir/image-generation.js';
 import { assertEndpointAllowed, isModelAllowed } from '../../keys/key-scope.js';
 import { imageAnswer } from '../../media/images/image-answer.js';
-import { imageCharge, worstImageCostNanoUsd } from '../../media/images/image-charge.js';
+import { worstImageCostNanoUsd } from '../../governance/worst-case/image-worst-case.js';
+import { imageCharge } from '../../media/images/image-charge.js';
 import { checkImageRules } from '../../media/images/check-image-rules.js';
 import { decodeImageFields, type ClientImageRequest } from '../../media/images/client-image-request.js';
 import { generateImages } from '../../media/images/generate-images.js';
@@ -16,7 +17,6 @@ import { mapLegacyRequest } from '../../media/images/map-legacy-request.js';
 import { readImageForm } from '../../media/images/read-image-form.js';
 import { isMultipart } from '../../media/multipart/read-multipart-form.js';
 import type { CallLimits } from '../../governance/key-limits.js';
-import { entryTokens } from '../../metering/meter-call.js';
 import { meterImageCall } from '../../metering/meter-image-call.js';
 import { withLimitHeaders } from '../../http/with-limit-headers.js';
 import { resolveModel } from '../../routing/resolve-model.js';
@@ -147,7 +147,7 @@ export async function handleImages(context: GatewayContext, services: GatewaySer
       baseUrl: requestBaseUrl(context.env.incoming, services.config.server.public_url),
     });
     const entry = meterImageCall(services.ledger, { requestId, key, model, route: generated.route, status: 200, images: charge.count, usage: generated.result.usage, costNanoUsd: charge.costNanoUsd, startedAt });
-    callLimits.finish(entryTokens(entry));
+    callLimits.finish(entry);
     // Encoded once into bytes: handing the framework a multi-megabyte string makes it flatten,
     // measure and encode it again (a third of an image call's CPU in bench/README.md).
     return context.body(Buffer.from(JSON.stringify(body)), 200, {
@@ -160,8 +160,7 @@ export async function handleImages(context: GatewayContext, services: GatewaySer
     // A call stopped by a shutdown says so, rather than what its cancelled upstream call threw.
     const failure = toGatewayError(signal?.reason ?? error);
     // A call that got as far as an upstream is recorded, at 0: nothing was delivered.
-    if (metered !== undefined) meterImageCall(services.ledger, { requestId, ...metered, route: undefined, status: failure.status, images: 0, usage: undefined, costNanoUsd: 0n, startedAt });
-    limits?.finish(0, metered !== undefined);
+    limits?.finish(metered === undefined ? undefined : meterImageCall(services.ledger, { requestId, ...metered, route: undefined, status: failure.status, images: 0, usage: undefined, costNanoUsd: 0n, startedAt }));
     if (failure.status >= 500) services.logger.warn({ requestId, code: failure.code, err: failure.cause }, failure.message);
     return withLimitHeaders(errorResponse(failure, requestId), limits);
   }

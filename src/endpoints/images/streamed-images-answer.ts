@@ -5,7 +5,6 @@ import { imageCharge } from '../../media/images/image-charge.js';
 import type { ImageCallSettings } from '../../media/images/generate-images.js';
 import { streamImages } from '../../media/images/stream-images.js';
 import type { CallLimits } from '../../governance/key-limits.js';
-import { entryTokens } from '../../metering/meter-call.js';
 import { meterImageCall } from '../../metering/meter-image-call.js';
 import type { ApiKeyRecord } from '../../keys/api-key.js';
 import { chunkStreamResponse } from '../../http/chunk-stream-response.js';
@@ -37,7 +36,7 @@ export async function streamedImagesAnswer(services: GatewayServices, call: Stre
     if (charge.count > 0 && charge.tierAssumed) services.logger.warn({ requestId, model: model.id, quality: charge.quality, size: charge.size }, 'image tier not reported; billed at the dearest fitting tier');
     const costNanoUsd = charge.count === 0 ? 0n : charge.costNanoUsd;
     const entry = meterImageCall(services.ledger, { requestId, key: call.key, model, route: streamed.route, status: 200, images: charge.count, usage: result.usage, costNanoUsd, startedAt });
-    call.limits.finish(entryTokens(entry));
+    call.limits.finish(entry);
   });
   return chunkStreamResponse(streamed.body, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-request-id': requestId, ...call.limits.headers(undefined) });
 }

@@ -52,7 +52,7 @@ export async function handleCountTokens(context: GatewayContext, services: Gatew
   } catch (error) {
     return withLimitHeaders(errorResponse(error, requestId, messagesFormat), limits, 'messages');
   } finally {
-    limits?.finish(0, false);
+    limits?.finish();
   }
 }
 

@@ -6,7 +6,7 @@ import type { FormatName } from '../../ir/format-name.js';
 import type { IrRequest } from '../../ir/request.js';
 import { mayHoldForeignBlob } from '../../ir/client-blob.js';
 import type { EndpointFamily } from '../../keys/endpoint-family.js';
-import { entryTokens, meterCall, meterFailedCall, type MeteringFacts } from '../../metering/meter-call.js';
+import { meterCall, meterFailedCall, type MeteringFacts } from '../../metering/meter-call.js';
 import { passthroughCall } from '../../passthrough/passthrough-call.js';
 import { adapterFor } from '../../providers/registry.js';
 import type { AbortScope } from '../../call/abort-scope.js';
@@ -117,11 +117,11 @@ export async function handleTextRequest(
     if (outcome.contentType.startsWith('text/event-stream')) services.metrics.trackStream(family, outcome.completion);
     const metering = services.ledger.awaiting(meterCall(services.ledger, outcome, { ...metered, route: servedBy })).then(
       (entry) => {
-        callLimits.finish(entryTokens(entry));
+        callLimits.finish(entry);
         return entry;
       },
       (error: unknown) => {
-        callLimits.finish(0, false);
+        callLimits.finish();
         services.logger.error({ requestId, err: error }, 'metering failed');
         return undefined;
       },
@@ -142,8 +142,7 @@ export async function handleTextRequest(
       services.logger.warn({ requestId, code: failure.code, err: failure.cause }, failure.message);
     }
     // A call that passed validation is on the record even when no upstream answered it.
-    if (metered !== undefined) meterFailedCall(services.ledger, metered, failure.status);
-    limits?.finish(0, metered !== undefined);
+    limits?.finish(metered === undefined ? undefined : meterFailedCall(services.ledger, metered, failure.status));
     const answer = errorAnswer(failure, requestId, format);
     return limits === undefined ? answer : { ...answer, headers: { ...answer.headers, ...limits.headers(format.name) } };
   }

@@ -61,16 +61,16 @@ export async function handleRemixVideo(context: GatewayContext, services: Gatewa
         routes: [route],
         send: (candidate) => (candidate.videos.buildRemix as NonNullable<typeof candidate.videos.buildRemix>)(upstreamJobId, prompt, candidate.route.target),
         remixedFromVideoId: source.id,
-        budget: { reserve: async (jobId, worst) => callLimits.reserveUntilEntry(jobId, worst), release: () => callLimits.finish(0, false) },
+        budget: callLimits,
       },
       videoSubmitSettings(services, routing, requestId, model.id, key?.id),
     );
     services.videos.worker.poke();
-    // The job's reservation stays until the job ends: its ledger entry settles it.
-    callLimits.finish(0);
+    // The job's reservation is the job's now: its ledger entry settles it when the job ends.
+    callLimits.finish();
     return withLimitHeaders(jsonAnswer(videoJobObject(job), requestId), callLimits);
   } catch (error) {
-    limits?.finish(0);
+    limits?.finish();
     return withLimitHeaders(errorResponse(error, requestId), limits);
   }
 }

@@ -6,7 +6,8 @@ import { appendLedgerEntries } from './append-ledger-entries.js';
 import { spendPeriods } from '../ledger-increments.js';
 import type { SqlValueCodec } from './sql-value-codec.js';
 import { readBigInt, readDate, readNumber } from './sql-values.js';
-import { ledgerEntryColumns, ledgerEntryFromRow } from './ledger-entry-columns.js';
+import { ledgerEntryFromRow } from '../ledger-row.js';
+import { ledgerEntryColumns } from './ledger-entry-columns.js';
 import { readSeries, readUsage } from './rollup-reads.js';
 
 /** Entries read per statement by `entries`. */
