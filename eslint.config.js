@@ -34,7 +34,7 @@ const vendorMessage = 'A vendor\'s folder under providers/ never imports another
 const vendorFolders = ['openai', 'anthropic', 'gemini'];
 const otherVendors = (own) => [vendorFolders.filter((name) => name !== own).flatMap((name) => [`**/providers/${name}`, `**/providers/${name}/**`, `../${name}`, `../${name}/**`, `../../${name}`, `../../${name}/**`]), vendorMessage];
 const openAiMessage = 'OpenAI\'s API families (chat/, responses/, images/, videos/) share only openai/shared/; openai-adapters.ts at the vendor\'s root assembles them into adapters.';
-const openAiSiblings = [['../chat', '../chat/*', '../responses', '../responses/*', '../images', '../images/*', '../videos', '../videos/*', '../openai-adapters.js'], openAiMessage];
+const openAiSiblings = [['../chat', '../chat/*', '../responses', '../responses/*', '../images', '../images/*', '../videos', '../videos/*', '../openai-adapters.js', '../index.js'], openAiMessage];
 const consoleMessage = 'The console is a browser app that talks to the gateway only over HTTP (the admin API and /v1): it imports nothing of the server, so it can never bundle server code or secrets, and nothing of Node.';
 const consoleOutside = [['**/src', '**/src/**', '../../*', 'node:*', '@hono/*', 'hono', 'hono/*'], consoleMessage];
 const simMessage = 'The simulator stands in for a vendor\'s servers: it shares no code with the gateway (but JSON helpers), so it cannot agree with the gateway by accident.';
