@@ -16,6 +16,14 @@ export async function meteredResponse<Asked, Decoded, Answer extends MeteredAnsw
   const exchange = { incoming: context.env.incoming, outgoing: context.env.outgoing, requestId: context.get('requestId'), pathParameters: context.req.param() };
   const answer = await runMeteredCall(endpoint, exchange, services);
   const body = answer.body;
-  if (typeof body === 'string' || body instanceof Uint8Array) return new Response(body as string | Uint8Array<ArrayBuffer>, { status: answer.status, headers: answer.headers });
-  return chunkStreamResponse(body, answer.headers);
+  if (typeof body !== 'string' && !(body instanceof Uint8Array)) return chunkStreamResponse(body, streamHeaders(answer.headers));
+  // A whole answer's headers go out in name order, as the framework wrote them when it built one.
+  const headers = answer.status < 400 ? new Headers(answer.headers) : answer.headers;
+  return new Response(body as string | Uint8Array<ArrayBuffer>, { status: answer.status, headers });
+}
+
+/** A stream's headers in the order its answer has always had: its type and caching first, then its id and the limits. */
+function streamHeaders(headers: Record<string, string>): Record<string, string> {
+  const { 'content-type': contentType = '', 'cache-control': cacheControl = 'no-cache', ...rest } = headers;
+  return { 'content-type': contentType, 'cache-control': cacheControl, ...rest };
 }
