@@ -10,12 +10,12 @@ import { chatModel } from './lib/scenarios.mjs';
 
 const dist = new URL('../dist/', import.meta.url);
 const load = (path) => import(new URL(path, dist).href);
-const [{ MemoryKeyLimits }, { MemoryKeyRateLimiter }, { MemoryBudgetMeter }, { worstTextCostNanoUsd }, { outputBound }, { apiKeyRecord }] = await Promise.all([
-  load('limits/memory-key-limits.js'),
-  load('limits/memory-key-rate-limiter.js'),
-  load('budgets/memory-budget-meter.js'),
-  load('budgets/worst-case-cost.js'),
-  load('budgets/output-bound.js'),
+const [{ InProcessKeyLimits }, { InProcessKeyRateLimiter }, { InProcessBudgetMeter }, { worstTextCostNanoUsd }, { outputBound }, { apiKeyRecord }] = await Promise.all([
+  load('governance/in-process-key-limits.js'),
+  load('governance/rate-limits/in-process-key-rate-limiter.js'),
+  load('governance/budgets/in-process-budget-meter.js'),
+  load('governance/worst-case/text-worst-case.js'),
+  load('governance/worst-case/output-bound.js'),
   load('keys/api-key-record.js'),
 ]);
 
@@ -31,8 +31,8 @@ const keys = {
 };
 
 async function run(key, count) {
-  const budgets = new MemoryBudgetMeter(async () => ({ total: 0n, month: 0n, day: 0n }));
-  const limits = new MemoryKeyLimits(new MemoryKeyRateLimiter(), budgets);
+  const budgets = new InProcessBudgetMeter(async () => ({ total: 0n, month: 0n, day: 0n }));
+  const limits = new InProcessKeyLimits(new InProcessKeyRateLimiter(), budgets);
   const started = performance.now();
   for (let index = 0; index < count; index += 1) {
     const requestId = `req_${index}`;

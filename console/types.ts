@@ -1,4 +1,4 @@
-/** The admin and /v1 answers the console reads (interface.md §10), as the gateway sends them. */
+/** The admin and /v1 answers the console reads (docs/api.md, "Admin API"), as the gateway sends them. */
 export interface KeyObject {
   id: string;
   name: string;

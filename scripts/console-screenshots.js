@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Screenshots of the console for the README: starts a gateway (in memory, on the built-in
+ * Screenshots of the console for docs/console.md: starts a gateway (in memory, on the built-in
  * simulator) with some generated traffic — keys, chat calls on three models, a stream, failures,
  * an image and a video job — then visits every page in Debian's chromium at laptop width, and the
  * Overview at phone width, writing PNGs into docs/console/. Run by `npm run screenshots`, which
@@ -15,7 +15,7 @@ import { chromium } from 'playwright-core';
 import { configSchema } from '../dist/config/config-schema.js';
 import { defaultConfig } from '../dist/config/default-config.js';
 import { createLogger } from '../dist/logging/logger.js';
-import { startGateway } from '../dist/server/start-gateway.js';
+import { startGateway } from '../dist/app/start-gateway.js';
 import { apiKeyRecord } from '../dist/keys/api-key-record.js';
 import { displayPrefix, hashApiKey, mintApiKeySecret, mintKeyId } from '../dist/keys/api-key-secret.js';
 

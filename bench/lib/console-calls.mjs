@@ -1,6 +1,6 @@
 // The calls the operator console makes (bench/console-scale.mjs): each as the admin API path the
 // console asks for and as the storage reads its endpoint makes for it (the same arguments the
-// handlers in src/server/admin/ pass), so the bench can time the first and explain the second.
+// handlers in src/endpoints/admin/ pass), so the bench can time the first and explain the second.
 
 const hourMs = 3_600_000;
 const dayMs = 86_400_000;

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { KeyObject } from '../types.js';
 
-/** The endpoint families a key may be scoped to (interface.md §8). */
+/** The endpoint families a key may be scoped to (docs/api.md, "Authentication"). */
 const endpointFamilies = ['chat', 'responses', 'messages', 'images', 'videos', 'models'] as const;
 
 export type KeySettings = Record<string, unknown>;

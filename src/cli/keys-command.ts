@@ -9,7 +9,8 @@ import { describeAdminKey, keyStatus } from '../keys/key-object.js';
 import { parseNewKeySettings } from '../keys/key-settings.js';
 import { keySettingsWire, usdOrNull } from '../keys/key-settings-wire.js';
 import { openStorage } from '../storage/open-storage.js';
-import type { ApiKeyRecord, Storage } from '../storage/ports.js';
+import type { ApiKeyRecord } from '../keys/api-key.js';
+import type { Storage } from '../storage/ports.js';
 import { UsageError } from './main.js';
 
 export interface KeysOptions {

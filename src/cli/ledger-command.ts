@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import type { GatewayConfig } from '../config/config-schema.js';
 import { ledgerExportChunks, ledgerExportFormats, type LedgerExportFormat } from '../metering/ledger-entry-record.js';
-import { queryTime } from '../server/admin/admin-query.js';
+import { queryTime } from '../endpoints/admin/admin-query.js';
 import { openStorage } from '../storage/open-storage.js';
 import { UsageError } from './main.js';
 

@@ -1,7 +1,7 @@
 import { inspect, parseArgs } from 'node:util';
 import { ConfigError, configFilePath, loadConfig } from '../config/load-config.js';
 import { processEnvironment } from '../config/process-environment.js';
-import { innermostMessage, oneLine, StartFailure } from '../server/start-failure.js';
+import { innermostMessage, oneLine, StartFailure } from '../app/start-failure.js';
 import { runKeysCommand } from './keys-command.js';
 import { runLedgerCommand } from './ledger-command.js';
 import { runServeCommand } from './serve-command.js';

@@ -2,8 +2,8 @@ import type { GatewayConfig } from '../config/config-schema.js';
 import { watchConfigFile } from '../config/watch-config-file.js';
 import { createLogger } from '../logging/logger.js';
 import { readableLogStream } from '../logging/readable-log-stream.js';
-import { createConfigReloader } from '../server/config-reloader.js';
-import { startGateway } from '../server/start-gateway.js';
+import { createConfigReloader } from '../app/config-reloader.js';
+import { startGateway } from '../app/start-gateway.js';
 import { startLine, summarizeStart } from './start-line.js';
 
 /** Where the running configuration came from, so it can be read again. */

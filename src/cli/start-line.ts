@@ -1,6 +1,6 @@
 import type { OutputModality } from '../catalog/model-catalog.js';
-import type { RunningGateway } from '../server/start-gateway.js';
-import type { OpenAccessState } from '../server/authenticate.js';
+import type { RunningGateway } from '../app/start-gateway.js';
+import type { OpenAccessState } from '../http/authenticate.js';
 import { describeDatabaseLocation } from '../storage/describe-database-location.js';
 import { redactConnectionUrl } from '../storage/redact-connection-url.js';
 

@@ -1,5 +1,6 @@
 import type { GatewayConfig } from '../config/config-schema.js';
-import type { ApiKeyRecord, LedgerTotals } from '../storage/ports.js';
+import type { ApiKeyRecord } from '../keys/api-key.js';
+import type { LedgerTotals } from '../metering/usage-ledger.js';
 import { openStorage } from '../storage/open-storage.js';
 import { nanoToDecimal } from './keys-command.js';
 import { UsageError } from './main.js';

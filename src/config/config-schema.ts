@@ -41,7 +41,10 @@ const providerSchema = z
 
 const failModes = ['open', 'closed'] as const;
 
-/** Rate limits, concurrency and budget reservations shared by every instance (interface.md §8). */
+/**
+ * Rate limits, concurrency and budget reservations shared by every instance
+ * (docs/api.md, "Limits and budgets").
+ */
 const redisSchema = z
   .object({
     url: z.string().min(1),

@@ -1,4 +1,4 @@
-import type { ApiKeyRecord } from '../storage/ports.js';
+import type { ApiKeyRecord } from './api-key.js';
 
 type RequiredKeyFields = 'id' | 'name' | 'prefix' | 'hash' | 'createdAt';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ApiKeyRecord, ApiKeyStore } from '../storage/ports.js';
+import type { ApiKeyStore } from './api-key-store.js';
+import type { ApiKeyRecord } from './api-key.js';
 import { apiKeyRecord } from './api-key-record.js';
 import { hashApiKey, mintApiKeySecret } from './api-key-secret.js';
 import { ApiKeyVerifier } from './api-key-verifier.js';

@@ -1,4 +1,5 @@
-import type { ApiKeyRecord, ApiKeyStore } from '../storage/ports.js';
+import type { ApiKeyStore } from './api-key-store.js';
+import type { ApiKeyRecord } from './api-key.js';
 import { apiKeyPrefix, digestsEqual, hashApiKey } from './api-key-secret.js';
 
 interface CacheEntry {
@@ -11,8 +12,8 @@ const maximumCachedKeys = 10_000;
 /**
  * Looks up presented keys by digest, with a short-lived cache so authentication costs no database
  * round trip on the hot path. A change made by another process (a revocation, new scopes or
- * limits, a rotation) takes effect within `cacheTtlMs`, which interface.md §10 caps at 5 seconds;
- * a change made in this process takes effect at once through `invalidate`.
+ * limits, a rotation) takes effect within `cacheTtlMs`, at most 5 seconds (docs/api.md,
+ * "Authentication"); a change made in this process takes effect at once through `invalidate`.
  */
 export class ApiKeyVerifier {
   private readonly cache = new Map<string, CacheEntry>();

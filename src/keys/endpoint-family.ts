@@ -1,4 +1,4 @@
-/** Endpoint families a key can be scoped to (interface.md §2). */
+/** Endpoint families a key can be scoped to (docs/api.md, "Authentication"). */
 export const endpointFamilies = ['chat', 'responses', 'messages', 'images', 'videos', 'models'] as const;
 
 export type EndpointFamily = (typeof endpointFamilies)[number];

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { AuditEntry } from '../storage/ports.js';
+import type { AuditEntry } from './audit-log.js';
 
 export type KeyAuditAction = 'key.create' | 'key.update' | 'key.revoke' | 'key.rotate';
 

@@ -1,6 +1,8 @@
 import { formatNanoUsd } from '../catalog/pricing/decimal-usd.js';
 import { usdOrNull } from './key-settings-wire.js';
-import type { ApiKeyRecord, KeySpend, Storage } from '../storage/ports.js';
+import type { ApiKeyRecord } from './api-key.js';
+import type { KeySpend } from '../metering/usage-ledger.js';
+import type { Storage } from '../storage/ports.js';
 
 export type KeyStatus = 'active' | 'revoked' | 'expired';
 

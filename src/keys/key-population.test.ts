@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ApiKeyRecord } from '../storage/ports.js';
+import type { ApiKeyRecord } from './api-key.js';
 import { apiKeyRecord } from './api-key-record.js';
 import { KeyPopulation } from './key-population.js';
 import { keylessCaller } from './keyless-caller.js';

@@ -1,4 +1,4 @@
-import type { ApiKeyStore } from '../storage/ports.js';
+import type { ApiKeyStore } from './api-key-store.js';
 import { keylessCaller } from './keyless-caller.js';
 
 /** How long a count of the keys is trusted before the store is asked again. */

@@ -1,8 +1,11 @@
 import { GatewayError } from '../errors/gateway-error.js';
-import type { ApiKeyRecord } from '../storage/ports.js';
+import type { ApiKeyRecord } from './api-key.js';
 import type { EndpointFamily } from './endpoint-family.js';
 
-/** Refuses a key that may not use an endpoint family (403). Admin keys may use every one (interface.md §10). */
+/**
+ * Refuses a key that may not use an endpoint family (403). Admin keys may use every one
+ * (docs/api.md, "Authentication").
+ */
 export function assertEndpointAllowed(key: ApiKeyRecord | undefined, family: EndpointFamily): void {
   if (key === undefined || key.admin || key.scopes.endpoints === null) return;
   if (!key.scopes.endpoints.includes(family)) {

@@ -1,5 +1,5 @@
 import { formatNanoUsd } from '../catalog/pricing/decimal-usd.js';
-import type { ApiKeyChanges } from '../storage/ports.js';
+import type { ApiKeyChanges } from './api-key.js';
 
 /** Settings as the admin API names them: budgets as USD decimal strings, times in ISO 8601. */
 export function keySettingsWire(settings: ApiKeyChanges & { readonly admin?: boolean }): Record<string, unknown> {

@@ -1,6 +1,6 @@
 import { parseUsdToNano } from '../catalog/pricing/decimal-usd.js';
 import { GatewayError } from '../errors/gateway-error.js';
-import type { ApiKeyChanges, ApiKeyRecord, ApiKeyScopes } from '../storage/ports.js';
+import type { ApiKeyChanges, ApiKeyRecord, ApiKeyScopes } from './api-key.js';
 import { endpointFamilies, isEndpointFamily } from './endpoint-family.js';
 
 /**
@@ -46,7 +46,7 @@ export function parseNewKeySettings(body: Readonly<Record<string, unknown>>, mod
   if (body.name === undefined) throw new GatewayError('missing_field', "Missing required parameter: 'name'.", { param: 'name' });
   const admin = body.admin === undefined ? false : parseBoolean(body.admin, 'admin');
   const scopes: ApiKeyScopes = { endpoints: null, models: null, ...(body.scopes === undefined || body.scopes === null ? {} : parseScopes(body.scopes, models)) };
-  // Admin keys may call everything (interface.md §10): a scope on one would say otherwise.
+  // Admin keys may call everything (docs/api.md, "Authentication"): a scope on one would say otherwise.
   if (admin && (scopes.endpoints !== null || scopes.models !== null)) {
     throw invalid('scopes', 'admin keys may use every endpoint and model, so they take no scopes');
   }

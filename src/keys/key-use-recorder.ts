@@ -1,5 +1,5 @@
 import type { Logger } from '../logging/logger.js';
-import type { ApiKeyStore } from '../storage/ports.js';
+import type { ApiKeyStore } from './api-key-store.js';
 
 /**
  * Remembers when each key was last used and writes those times every few seconds, so that

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { LedgerEntry } from '../storage/ports.js';
+import type { LedgerEntry } from './ledger-entry.js';
 import { ledgerCsvColumns, ledgerEntryRecord, ledgerExportChunks, ledgerExportLine } from './ledger-entry-record.js';
 
 const entry: LedgerEntry = {

@@ -1,8 +1,8 @@
 import { formatNanoUsd } from '../catalog/pricing/decimal-usd.js';
-import type { LedgerEntry } from '../storage/ports.js';
+import type { LedgerEntry } from './ledger-entry.js';
 
 /**
- * A ledger entry as operators read it (interface.md §10): snake_case, the usage buckets at the top
+ * A ledger entry as operators read it (docs/api.md, "Ledger"): snake_case, the usage buckets at the top
  * level, money as a decimal USD string and time as ISO 8601. The one shape of an entry for the
  * admin API (JSON, JSON lines, CSV, the live stream) and `switchyard ledger export`.
  */

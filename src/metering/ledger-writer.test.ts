@@ -1,8 +1,9 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../logging/logger.js';
-import type { LedgerEntry, UsageLedger } from '../storage/ports.js';
-import { ledgerEntry } from '../storage/storage-contract-records.js';
+import type { LedgerEntry } from './ledger-entry.js';
+import type { UsageLedger } from './usage-ledger.js';
+import { ledgerEntry } from '../storage/storage-contract-records.test-support.js';
 import { LedgerWriter } from './ledger-writer.js';
 
 /** A ledger that keeps appended batches; only `appendMany` is used by the writer. */

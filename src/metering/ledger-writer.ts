@@ -1,5 +1,6 @@
 import type { Logger } from '../logging/logger.js';
-import type { LedgerEntry, UsageLedger } from '../storage/ports.js';
+import type { LedgerEntry } from './ledger-entry.js';
+import type { UsageLedger } from './usage-ledger.js';
 
 /**
  * Writes ledger entries off the request path: entries are queued and appended in small batches
@@ -27,7 +28,10 @@ export class LedgerWriter {
 
   private readonly listeners: ((entry: LedgerEntry) => void)[] = [];
 
-  /** Tells `listener` of every entry as it is recorded (budgets settle, metrics count). */
+  /**
+   * Tells `listener` of every entry as it is recorded, for observers (the metrics). Budgets are not
+   * among them: a call settles its reservation with its entry itself (`CallLimits.finish`).
+   */
   onRecord(listener: (entry: LedgerEntry) => void): void {
     this.listeners.push(listener);
   }

@@ -2,7 +2,8 @@ import type { CatalogModel, CatalogRoute } from '../catalog/model-catalog.js';
 import type { EndpointFamily } from '../keys/endpoint-family.js';
 import type { CallOutcome } from '../call/call-outcome.js';
 import type { Usage } from '../ir/usage.js';
-import type { ApiKeyRecord, LedgerEntry } from '../storage/ports.js';
+import type { ApiKeyRecord } from '../keys/api-key.js';
+import type { LedgerEntry } from './ledger-entry.js';
 import { estimateUsage, usageOfCutStream } from './estimate-usage.js';
 import type { LedgerWriter } from './ledger-writer.js';
 import { costNanoUsd } from '../catalog/pricing/cost.js';
@@ -41,11 +42,6 @@ export async function meterCall(ledger: LedgerWriter, outcome: CallOutcome, fact
  */
 export function meterFailedCall(ledger: LedgerWriter, facts: MeteringFacts, status: number): LedgerEntry {
   return record(ledger, facts, status, { inputUncached: 0, cacheRead: 0, cacheWrite: 0, output: 0, reasoning: 0 });
-}
-
-/** Every token the entry counts, for tokens-per-minute limits. */
-export function entryTokens(entry: LedgerEntry): number {
-  return entry.inputUncached + entry.cacheRead + entry.cacheWrite + entry.output + entry.reasoning;
 }
 
 function record(ledger: LedgerWriter, facts: MeteringFacts, status: number, usage: Usage): LedgerEntry {

@@ -1,6 +1,7 @@
 import type { CatalogModel, CatalogRoute } from '../catalog/model-catalog.js';
 import type { Usage } from '../ir/usage.js';
-import type { ApiKeyRecord, LedgerEntry } from '../storage/ports.js';
+import type { ApiKeyRecord } from '../keys/api-key.js';
+import type { LedgerEntry } from './ledger-entry.js';
 import type { LedgerWriter } from './ledger-writer.js';
 
 export interface ImageCallRecord {

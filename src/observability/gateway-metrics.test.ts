@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ledgerEntry, mediaOnly } from '../storage/storage-contract-records.js';
+import { ledgerEntry, mediaOnly } from '../storage/storage-contract-records.test-support.js';
 import { GatewayMetrics, type VideoJobCounts } from './gateway-metrics.js';
-import { parsePrometheusText, samplesOf, sumOf, type PrometheusSample } from './prometheus-samples-test-support.js';
+import { parsePrometheusText, samplesOf, sumOf, type PrometheusSample } from './prometheus-samples.test-support.js';
 
 function metricsWith(counts: () => Promise<VideoJobCounts> = async () => ({}), now?: () => number): GatewayMetrics {
   return new GatewayMetrics({ videoJobCounts: counts, ...(now === undefined ? {} : { now }) });

@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Logger } from '../logging/logger.js';
-import type { LedgerEntry, VideoJobStatus } from '../storage/ports.js';
+import type { VideoJobStatus } from '../media/videos/video-job-store.js';
+import type { LedgerEntry } from '../metering/ledger-entry.js';
 import { circuitStates, type RouteCircuit } from '../routing/circuit-breaker.js';
 import { BoundedLabelValues } from './bounded-label-values.js';
 import { CachedValue } from './cached-value.js';

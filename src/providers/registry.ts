@@ -1,8 +1,7 @@
 import type { FormatName } from '../ir/format-name.js';
 import { anthropicAdapter } from './anthropic/index.js';
 import { geminiAdapter } from './gemini/index.js';
-import { createOpenAIChatAdapter } from './openai-chat/index.js';
-import { openAIResponsesAdapter } from './openai-responses/index.js';
+import { createOpenAIChatAdapter, openAIResponsesAdapter } from './openai/index.js';
 import type { ProviderAdapter, ProviderKind, UpstreamTarget } from './provider-adapter.js';
 
 /** The same adapter, passing through more client formats because the upstream serves them too. */

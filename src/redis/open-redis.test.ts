@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { closedPort, OwnRedisServer, recordingLogger, testRedisUrl } from './redis-test-support.js';
+import { closedPort, OwnRedisServer, recordingLogger, testRedisUrl } from './redis.test-support.js';
 import { closeRedis, connectRedis, openRedis } from './open-redis.js';
 
 const config = (url: string) => ({ url, limits_fail_mode: 'open', budgets_fail_mode: 'closed', connect_timeout_ms: 300, command_timeout_ms: 300, key_prefix: '' }) as const;

@@ -4,7 +4,7 @@ import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openRedis } from './open-redis.js';
 import { RedisScript } from './redis-script.js';
-import { closedPort, closeRedis, OwnRedisServer, recordingLogger, testRedisClient, testRedisConfig, testRedisUrl } from './redis-test-support.js';
+import { closedPort, closeRedis, OwnRedisServer, recordingLogger, testRedisClient, testRedisConfig, testRedisUrl } from './redis.test-support.js';
 
 const countUp = "return redis.call('INCRBY', KEYS[1], ARGV[1])";
 const counter = new RedisScript('testCountUp', countUp, 1);

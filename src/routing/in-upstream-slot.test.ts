@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { AbortScope } from '../call/abort-scope.js';
 import type { CatalogRoute } from '../catalog/model-catalog.js';
 import { GatewayError } from '../errors/gateway-error.js';
-import { MemoryUpstreamCaps } from '../upstream-caps/memory-upstream-caps.js';
-import type { UpstreamCaps } from '../upstream-caps/upstream-caps.js';
+import { InProcessUpstreamCaps } from '../governance/upstream-caps/in-process-upstream-caps.js';
+import type { UpstreamCaps } from '../governance/upstream-caps/upstream-caps.js';
 import { inUpstreamSlot } from './in-upstream-slot.js';
 import { runWithFallback } from './run-with-fallback.js';
 
@@ -26,7 +26,7 @@ describe('calls in a slot of their upstream concurrency cap', () => {
   });
 
   it('holds the slot until the outcome says the call ended, and frees it when the attempt fails', async () => {
-    const caps = new MemoryUpstreamCaps();
+    const caps = new InProcessUpstreamCaps();
     let end: () => void = () => {};
     const ended = new Promise<void>((resolve) => (end = resolve));
     await inUpstreamSlot(caps, route('vendor', 1), async () => 'stream', () => ended);
@@ -43,7 +43,7 @@ describe('calls in a slot of their upstream concurrency cap', () => {
   });
 
   it('skips a route at its cap without retrying it and falls back to the next', async () => {
-    const caps = new MemoryUpstreamCaps();
+    const caps = new InProcessUpstreamCaps();
     caps.acquire('busy', 1);
     const tried: string[] = [];
     const failures: string[] = [];
@@ -61,7 +61,7 @@ describe('calls in a slot of their upstream concurrency cap', () => {
   });
 
   it('answers 429 upstream_busy when every route is at its cap, with nothing sent', async () => {
-    const caps = new MemoryUpstreamCaps();
+    const caps = new InProcessUpstreamCaps();
     caps.acquire('one', 1);
     caps.acquire('two', 2);
     caps.acquire('two', 2);

@@ -1,6 +1,6 @@
 import type { CatalogRoute } from '../catalog/model-catalog.js';
 import { GatewayError } from '../errors/gateway-error.js';
-import type { UpstreamCaps, UpstreamSlot } from '../upstream-caps/upstream-caps.js';
+import type { UpstreamCaps, UpstreamSlot } from '../governance/upstream-caps/upstream-caps.js';
 
 /**
  * Runs one attempt on a route inside a slot of its provider's concurrency cap. An uncapped route

@@ -1,7 +1,7 @@
 import type { CatalogModel, ModelCatalog, OutputModality } from '../catalog/model-catalog.js';
 import { GatewayError } from '../errors/gateway-error.js';
 import { assertModelAllowed } from '../keys/key-scope.js';
-import type { ApiKeyRecord } from '../storage/ports.js';
+import type { ApiKeyRecord } from '../keys/api-key.js';
 
 /**
  * The model a client named (public id or alias), checked for what the endpoint serves, for the

@@ -1,6 +1,6 @@
 import type OpenAI from 'openai';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openAiSimulatorClient, postJson, sseJson, useSimulator, weatherSchema } from './sim-test-support.js';
+import { openAiSimulatorClient, postJson, sseJson, useSimulator, weatherSchema } from './sim.test-support.js';
 
 const sim = useSimulator();
 let client: OpenAI;

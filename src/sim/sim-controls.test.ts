@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator } from './index.js';
-import { openAiSimulatorClient, parseSse, postJson, sseJson, useSimulator } from './sim-test-support.js';
+import { openAiSimulatorClient, parseSse, postJson, sseJson, useSimulator } from './sim.test-support.js';
 
 const sim = useSimulator();
 let client: OpenAI;

@@ -3,7 +3,7 @@
  * recorded upstream fixtures and compare event order and field names.
  */
 import { describe, expect, it } from 'vitest';
-import { collapseRuns, postJson, readFixtureChunks, readFixtureJson, sseJson, useSimulator, weatherSchema } from './sim-test-support.js';
+import { collapseRuns, postJson, readFixtureChunks, readFixtureJson, sseJson, useSimulator, weatherSchema } from './sim.test-support.js';
 
 const sim = useSimulator();
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { postJson, sseJson, useSimulator, weatherSchema } from './sim-test-support.js';
+import { postJson, sseJson, useSimulator, weatherSchema } from './sim.test-support.js';
 
 const sim = useSimulator();
 

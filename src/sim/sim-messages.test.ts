@@ -1,6 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { anthropicSimulatorClient, collapseRuns, parseSse, postJson, useSimulator, weatherSchema } from './sim-test-support.js';
+import { anthropicSimulatorClient, collapseRuns, parseSse, postJson, useSimulator, weatherSchema } from './sim.test-support.js';
 
 const sim = useSimulator();
 let client: Anthropic;

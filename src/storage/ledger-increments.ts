@@ -1,4 +1,4 @@
-import type { LedgerEntry } from './ports.js';
+import type { LedgerEntry } from '../metering/ledger-entry.js';
 
 /** Upper bounds (ms) of the latency histogram kept in every rollup row; a last bucket holds the rest. */
 export const latencyBucketBoundsMs = [50, 100, 250, 500, 1_000, 2_500, 5_000, 10_000, 30_000, 60_000, 120_000] as const;

@@ -3,7 +3,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPostgresTestDatabase, type PostgresTestDatabase } from '../../test/support/postgres-test-database.js';
 import { openStorage } from './open-storage.js';
-import { describeStorageContract, type UnmigratedDatabase } from './storage-contract.js';
+import { describeStorageContract, type UnmigratedDatabase } from './storage-contract.test-support.js';
 
 // `npm test` runs under scripts/with-postgres.js, which always sets this; it is absent only when
 // vitest is started by hand without that wrapper.

@@ -5,8 +5,8 @@ import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStorage } from './open-storage.js';
-import { describeStorageContract, type UnmigratedDatabase } from './storage-contract.js';
-import { ledgerEntry } from './storage-contract-records.js';
+import { describeStorageContract, type UnmigratedDatabase } from './storage-contract.test-support.js';
+import { ledgerEntry } from './storage-contract-records.test-support.js';
 
 const temporaryDirectory = mkdtempSync(path.join(os.tmpdir(), 'switchyard-sqlite-test-'));
 let databaseCounter = 0;

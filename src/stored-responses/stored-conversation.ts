@@ -1,5 +1,5 @@
 import { GatewayError } from '../errors/gateway-error.js';
-import type { ResponseStore, StoredResponseRecord } from '../storage/ports.js';
+import type { ResponseStore, StoredResponseRecord } from './response-store.js';
 import { keylessCaller } from '../keys/keyless-caller.js';
 
 /**

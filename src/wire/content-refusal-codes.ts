@@ -1,4 +1,17 @@
-import { geminiContentFilterReasons } from './gemini/gemini-finish-reason.js';
+/**
+ * Reasons Gemini gives for withholding output on content grounds. Kept here, not with Gemini's
+ * wire types, because the OpenAI error shape every client format can meet must know them too.
+ */
+export const geminiContentFilterReasons: ReadonlySet<string> = new Set([
+  'SAFETY',
+  'RECITATION',
+  'BLOCKLIST',
+  'PROHIBITED_CONTENT',
+  'SPII',
+  'IMAGE_SAFETY',
+  'IMAGE_PROHIBITED_CONTENT',
+  'IMAGE_RECITATION',
+]);
 
 /**
  * Upstream codes that mean "refused on content grounds": OpenAI's (`moderation_blocked` from the

@@ -12,7 +12,7 @@ import { insertApiKey } from '../support/insert-api-key.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
 
 /**
- * The admin API for keys (interface.md §10): keys made, changed, revoked and rotated over HTTP
+ * The admin API for keys (docs/api.md, "Admin API"): keys made, changed, revoked and rotated over HTTP
  * take effect for clients at once, are audited with the admin key that acted, and never show a
  * secret twice. Clients are the real `openai` SDK.
  */

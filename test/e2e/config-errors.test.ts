@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, type Environment } from '../../src/config/load-config.js';
 
 /**
- * The operator's side of the contract (interface.md §9): a bad configuration file fails with a
- * message naming the field at fault, the environment overrides the file, and without a file the
- * gateway runs on defaults. The compiled CLI reports the same errors and exits non-zero.
+ * The operator's side of the API (docs/api.md, "Configuration"): a bad configuration file fails
+ * with a message naming the field at fault, the environment overrides the file, and without a file
+ * the gateway runs on defaults. The compiled CLI reports the same errors and exits non-zero.
  */
 
 const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

@@ -4,7 +4,7 @@ import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.j
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
 
 /**
- * The records of docs/interface.md §6 for a config with text, image and video models: the
+ * The records of docs/api.md, "Discovery", for a config with text, image and video models: the
  * discovery lists, the pricing records field by field, image and video model records.
  */
 

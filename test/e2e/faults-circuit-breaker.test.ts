@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertKey } from '../support/admin-keys.js';
 import { startFaultUpstream, type FaultUpstream } from '../support/fault-upstream.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
-import type { LedgerEntry } from '../../src/storage/ports.js';
+import type { LedgerEntry } from '../../src/metering/ledger-entry.js';
 
 /**
  * Fallback before the first byte, bounded retry-after, and each route's circuit breaker: opened

@@ -3,7 +3,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFaultUpstream, type Fault, type FaultUpstream } from '../support/fault-upstream.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
-import type { LedgerEntry } from '../../src/storage/ports.js';
+import type { LedgerEntry } from '../../src/metering/ledger-entry.js';
 
 /**
  * Every upstream fault, for every client family, on a passed-through route and on a translated

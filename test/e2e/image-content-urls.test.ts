@@ -8,9 +8,10 @@ import { ContentUrlSigner } from '../../src/media/content-store/content-url-sign
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
 
 /**
- * `response_format: url` as a client sees it (interface.md §4): a published image is fetched
- * from the gateway by its URL alone, with no key; a tampered or expired URL is refused; the URL
- * survives a restart on the same database, whose generated secret a configured one overrides.
+ * `response_format: url` as a client sees it (docs/api.md, "Image content URLs"): a published
+ * image is fetched from the gateway by its URL alone, with no key; a tampered or expired URL is
+ * refused; the URL survives a restart on the same database, whose generated secret a configured
+ * one overrides.
  */
 
 let directory: string;

@@ -8,7 +8,7 @@ import { startFakeUpstream, ssePieces, type FakeUpstream } from '../support/fake
 import { startTestGateway, waitForLedgerEntry, type TestGateway } from '../support/gateway-harness.js';
 
 /**
- * `stream: true` on the images endpoint (interface.md §4) as the `openai` SDK reads it: the
+ * `stream: true` on the images endpoint (docs/api.md, "Images") as the `openai` SDK reads it: the
  * simulator's own stream relayed, a Gemini upstream's whole answer played out as the same events,
  * one ledger entry per call billing the images completed.
  */

@@ -1,7 +1,7 @@
 import OpenAI, { APIError, toFile } from 'openai';
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { LedgerEntry } from '../../src/storage/ports.js';
+import type { LedgerEntry } from '../../src/metering/ledger-entry.js';
 import { startFakeUpstream, type FakeUpstream, type RecordedRequest } from '../support/fake-upstream.js';
 import { readFixture } from '../support/fixtures.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';

@@ -2,7 +2,7 @@ import OpenAI, { APIError, toFile } from 'openai';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/default-config.js';
-import type { LedgerEntry } from '../../src/storage/ports.js';
+import type { LedgerEntry } from '../../src/metering/ledger-entry.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
 import { insertApiKey } from '../support/insert-api-key.js';
 

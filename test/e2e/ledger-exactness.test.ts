@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/default-config.js';
-import type { LedgerEntry } from '../../src/storage/ports.js';
+import type { LedgerEntry } from '../../src/metering/ledger-entry.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
 import { insertLimitedKey } from '../support/limited-keys.js';
 import { startMeteredUpstream, type AskedUsage, type MeteredUpstream } from '../support/metered-upstream.js';

@@ -1,8 +1,8 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configSchema } from '../../src/config/config-schema.js';
-import { freshKeyPrefix, recordingLogger, testRedisUrl } from '../../src/redis/redis-test-support.js';
-import { startGateway, type RunningGateway } from '../../src/server/start-gateway.js';
+import { freshKeyPrefix, recordingLogger, testRedisUrl } from '../../src/redis/redis.test-support.js';
+import { startGateway, type RunningGateway } from '../../src/app/start-gateway.js';
 import { openStorage } from '../../src/storage/open-storage.js';
 import type { Storage } from '../../src/storage/ports.js';
 import { startFakeUpstream, type FakeUpstream, type RecordedRequest } from '../support/fake-upstream.js';

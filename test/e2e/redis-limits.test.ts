@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configSchema } from '../../src/config/config-schema.js';
 import { defaultConfig } from '../../src/config/default-config.js';
-import { closedPort, closeRedis, freshKeyPrefix, OwnRedisServer, recordingLogger, testRedisClient, testRedisUrl } from '../../src/redis/redis-test-support.js';
-import { startGateway, type RunningGateway } from '../../src/server/start-gateway.js';
+import { closedPort, closeRedis, freshKeyPrefix, OwnRedisServer, recordingLogger, testRedisClient, testRedisUrl } from '../../src/redis/redis.test-support.js';
+import { startGateway, type RunningGateway } from '../../src/app/start-gateway.js';
 import { openStorage } from '../../src/storage/open-storage.js';
 import type { Storage } from '../../src/storage/ports.js';
 import { insertLimitedKey, startOfAFreshMinute } from '../support/limited-keys.js';

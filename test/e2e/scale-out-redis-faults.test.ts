@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testRedisUrl } from '../../src/redis/redis-test-support.js';
+import { testRedisUrl } from '../../src/redis/redis.test-support.js';
 import { startFaultTcpProxy, type FaultTcpProxy } from '../support/fault-tcp-proxy.js';
 import type { TestGateway } from '../support/gateway-harness.js';
 import { insertLimitedKey } from '../support/limited-keys.js';

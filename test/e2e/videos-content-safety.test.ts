@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { LedgerEntry } from '../../src/storage/ports.js';
+import type { LedgerEntry } from '../../src/metering/ledger-entry.js';
 import { insertKey } from '../support/admin-keys.js';
 import { startFakeUpstream, type FakeReply, type FakeUpstream, type RecordedRequest } from '../support/fake-upstream.js';
 import { fixturesRoot, readFixture } from '../support/fixtures.js';

@@ -30,7 +30,7 @@ describe('the lint config enforces the design', () => {
 
   it('refuses reading the environment outside config/, and allows it inside', async () => {
     const code = 'export const port = process.env.PORT;\n';
-    const outside = await problems('src/server/wrong.ts', code);
+    const outside = await problems('src/http/wrong.ts', code);
     expect(outside).toEqual([expect.objectContaining({ rule: 'no-restricted-properties', message: expect.stringContaining('Only config/ reads the environment') })]);
     expect(await problems('src/config/right.ts', code)).toEqual([]);
   });
@@ -48,10 +48,10 @@ describe('the lint config enforces the design', () => {
     expect(await problems('src/sim/images/right.ts', right)).toEqual([]);
   });
 
-  it('refuses pure translation code touching storage or the server', async () => {
+  it('refuses pure translation code touching storage or the entry points', async () => {
     const storage = await problems('src/translation/wrong.ts', "import type { UsageLedger } from '../storage/ports.js';\nexport type Ledger = UsageLedger;\n");
     expect(storage.map((problem) => problem.rule)).toEqual(['no-restricted-imports']);
-    const server = await problems('src/catalog/wrong.ts', "import type { GatewayServices } from '../server/gateway-services.js';\nexport type Services = GatewayServices;\n");
+    const server = await problems('src/catalog/wrong.ts', "import type { GatewayServices } from '../endpoints/gateway-services.js';\nexport type Services = GatewayServices;\n");
     expect(server.map((problem) => problem.rule)).toEqual(['no-restricted-imports']);
   });
 
@@ -65,7 +65,7 @@ describe('the lint config enforces the design', () => {
   });
 
   it('refuses the server importing the console app: it serves the built files', async () => {
-    const found = await problems('src/server/console/wrong.ts', "import { App } from '../../../console/app.js';\nexport const app = App;\n");
+    const found = await problems('src/endpoints/console/wrong.ts', "import { App } from '../../../console/app.js';\nexport const app = App;\n");
     expect(found.map((problem) => problem.rule)).toEqual(['no-restricted-imports']);
   });
 
@@ -75,8 +75,9 @@ describe('the lint config enforces the design', () => {
     expect(found).toEqual([expect.objectContaining({ rule: 'max-lines' })]);
   });
 
-  it('lets tests combine the parts', async () => {
-    const found = await problems('src/formats/chat/combined.test.ts', "import { anthropicAdapter } from '../../providers/anthropic/index.js';\nexport const adapter = anthropicAdapter;\n");
-    expect(found).toEqual([]);
+  it('lets tests and their support files combine the parts', async () => {
+    const code = "import { anthropicAdapter } from '../../providers/anthropic/index.js';\nexport const adapter = anthropicAdapter;\n";
+    expect(await problems('src/formats/chat/combined.test.ts', code)).toEqual([]);
+    expect(await problems('src/formats/chat/combined.test-support.ts', code)).toEqual([]);
   });
 });

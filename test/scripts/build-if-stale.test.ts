@@ -28,7 +28,7 @@ function fileAt(relative: string, secondsAgo: number): void {
 }
 
 function checkout(options: { sourceSecondsAgo: number; builtSecondsAgo?: number }): void {
-  fileAt('src/server/start-gateway.ts', options.sourceSecondsAgo);
+  fileAt('src/app/start-gateway.ts', options.sourceSecondsAgo);
   fileAt('console/main.tsx', options.sourceSecondsAgo);
   fileAt('package.json', options.sourceSecondsAgo);
   fileAt('tsconfig.json', options.sourceSecondsAgo);
@@ -55,7 +55,7 @@ describe('whether npm start builds first', () => {
   });
 
   it.each([
-    ['a source file deep under src/', 'src/providers/openai-chat/build-request.ts'],
+    ['a source file deep under src/', 'src/providers/openai/chat/build-request.ts'],
     ['a console file', 'console/pages/keys.tsx'],
     ['a build setting', 'tsconfig.build.json'],
     ['package.json', 'package.json'],

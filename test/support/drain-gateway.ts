@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultConfig } from '../../src/config/default-config.js';
 import { openStorage } from '../../src/storage/open-storage.js';
-import type { LedgerEntry } from '../../src/storage/ports.js';
+import type { LedgerEntry } from '../../src/metering/ledger-entry.js';
 import { spawnGateway, zeroConfigEnvironment, type SpawnedGateway } from './spawned-gateway.js';
 import { quickVideoSettings } from './video-jobs.js';
 

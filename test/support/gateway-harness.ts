@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { configSchema, type GatewayConfig } from '../../src/config/config-schema.js';
 import { createLogger } from '../../src/logging/logger.js';
-import { startGateway, type RunningGateway } from '../../src/server/start-gateway.js';
+import { startGateway, type RunningGateway } from '../../src/app/start-gateway.js';
 
 export interface TestGateway extends RunningGateway {
   /** Everything the gateway logged, as text. */
@@ -36,7 +36,7 @@ export async function startTestGateway(rawConfig: Record<string, unknown>): Prom
  * The newest ledger entry once `count` entries exist. Entries are written after the answer is
  * delivered, a moment after the client has read it, so tests wait for them.
  */
-export async function waitForLedgerEntry(gateway: TestGateway, count: number): Promise<import('../../src/storage/ports.js').LedgerEntry> {
+export async function waitForLedgerEntry(gateway: TestGateway, count: number): Promise<import('../../src/metering/ledger-entry.js').LedgerEntry> {
   const deadline = Date.now() + 5_000;
   for (;;) {
     await gateway.services.ledger.flush();

@@ -1,5 +1,6 @@
 import { displayPrefix, hashApiKey, mintApiKeySecret, mintKeyId } from '../../src/keys/api-key-secret.js';
-import type { ApiKeyScopes, Storage } from '../../src/storage/ports.js';
+import type { ApiKeyScopes } from '../../src/keys/api-key.js';
+import type { Storage } from '../../src/storage/ports.js';
 import { apiKeyRecord } from '../../src/keys/api-key-record.js';
 
 /** Stores a new active key straight in the database, as the CLI would; answers its secret. */

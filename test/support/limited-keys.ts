@@ -1,6 +1,7 @@
 import { apiKeyRecord } from '../../src/keys/api-key-record.js';
 import { displayPrefix, hashApiKey, mintApiKeySecret, mintKeyId } from '../../src/keys/api-key-secret.js';
-import type { ApiKeyRecord, Storage } from '../../src/storage/ports.js';
+import type { ApiKeyRecord } from '../../src/keys/api-key.js';
+import type { Storage } from '../../src/storage/ports.js';
 
 /** Stores a new key with the given limits and budgets; answers its secret and id. */
 export async function insertLimitedKey(

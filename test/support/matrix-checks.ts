@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import type { FormatName } from '../../src/ir/format-name.js';
 import { totalInputTokens, type IrResponse } from '../../src/ir/index.js';
-import type { LedgerEntry } from '../../src/storage/ports.js';
+import type { LedgerEntry } from '../../src/metering/ledger-entry.js';
 import { expectedAnswer, expectedUsage, type ClientAnswer, type ClientUsage } from './matrix-answers.js';
 import { decodeExchange } from './matrix-decode.js';
 import { isSimulator, type ReplySource } from './matrix-recordings.js';

@@ -1,5 +1,5 @@
 import { startSimulator, type SimulatorHandle } from '../../src/sim/index.js';
-import type { LedgerEntry } from '../../src/storage/ports.js';
+import type { LedgerEntry } from '../../src/metering/ledger-entry.js';
 import { startTestGateway, type TestGateway } from './gateway-harness.js';
 import { createSdkClients } from './matrix-clients.js';
 import { upstreamKinds, type UpstreamKind } from './matrix-recordings.js';

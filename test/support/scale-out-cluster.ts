@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import OpenAI from 'openai';
 import { defaultConfig } from '../../src/config/default-config.js';
-import { freshKeyPrefix } from '../../src/redis/redis-test-support.js';
+import { freshKeyPrefix } from '../../src/redis/redis.test-support.js';
 import { startSimulator, type SimulatorHandle } from '../../src/sim/start-simulator.js';
 import type { Storage } from '../../src/storage/ports.js';
 import { insertKey } from './admin-keys.js';

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { totalInputTokens, totalOutputTokens, type Usage } from '../../ir/usage.js';
 import { isRecord } from '../../json/json-value.js';
-import { usageFromMessagesUsage } from '../../wire/anthropic/messages-usage.js';
+import { usageFromMessagesUsage } from '../../wire/messages/messages-usage.js';
 import { readChunkLines, readJsonFixture } from '../../wire/chat/chat-fixtures.test-support.js';
 import { usageFromChatPayload } from '../../wire/chat/chat-usage.js';
-import { geminiUsageMetadataSchema } from '../../wire/gemini/generate-content-response.js';
-import { usageFromGemini } from '../../wire/gemini/gemini-usage.js';
+import { geminiUsageMetadataSchema } from '../../providers/gemini/wire/generate-content-response.js';
+import { usageFromGemini } from '../../providers/gemini/wire/gemini-usage.js';
 import { usageFromResponsesUsage } from '../../wire/responses/responses-usage.js';
 import { costNanoUsd, UnpricedUsageError } from './cost.js';
 import { parseUsdToPico, withMarkup } from './decimal-usd.js';

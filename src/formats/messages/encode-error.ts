@@ -1,6 +1,6 @@
 import type { GatewayError } from '../../errors/gateway-error.js';
-import { errorTypeForStatus, isMessagesErrorType, messagesSseEvent, statusForErrorType } from '../../wire/anthropic/index.js';
-import type { MessagesErrorBody, MessagesErrorType } from '../../wire/anthropic/index.js';
+import { errorTypeForStatus, isMessagesErrorType, messagesSseEvent, statusForErrorType } from '../../wire/messages/index.js';
+import type { MessagesErrorBody, MessagesErrorType } from '../../wire/messages/index.js';
 import type { EncodedError } from '../client-format.js';
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { IrResponse } from '../../ir/index.js';
 import { anthropicAdapter } from '../../providers/anthropic/index.js';
-import { createOpenAIChatAdapter } from '../../providers/openai-chat/index.js';
+import { createOpenAIChatAdapter } from '../../providers/openai/openai-adapters.js';
 import { messagesFormat } from './index.js';
 import { encodeContext, readJsonFixture, sdkCreate } from './messages-fixtures.test-support.js';
 

@@ -6,8 +6,8 @@ import {
   messagesUsageFromUsage,
   stopReasonFromFinish,
   toolInputFromArguments,
-} from '../../wire/anthropic/index.js';
-import type { MessagesResponseBlock, MessagesResponseBody, MessagesStopReason, MessagesThinkingBlock } from '../../wire/anthropic/index.js';
+} from '../../wire/messages/index.js';
+import type { MessagesResponseBlock, MessagesResponseBody, MessagesStopReason, MessagesThinkingBlock } from '../../wire/messages/index.js';
 import type { EncodeContext } from '../client-format.js';
 import { messageId } from './message-id.js';
 

@@ -2,7 +2,7 @@ import type { Message } from '@anthropic-ai/sdk/resources/messages/messages';
 import { describe, expect, it } from 'vitest';
 import type { IrRequest, IrStreamEvent } from '../../ir/index.js';
 import { geminiAdapter } from '../../providers/gemini/index.js';
-import { openAIResponsesAdapter } from '../../providers/openai-responses/index.js';
+import { openAIResponsesAdapter } from '../../providers/openai/openai-adapters.js';
 import type { TextProviderAdapter, UpstreamTarget } from '../../providers/provider-adapter.js';
 import { messagesFormat } from './index.js';
 import { encodeAll, encodeContext, readChunkLines, readJsonFixture, replay, sdkCreate, sdkFinalMessage } from './messages-fixtures.test-support.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../errors/gateway-error.js';
 import type { IrStreamEvent } from '../../ir/index.js';
 import { anthropicAdapter } from '../../providers/anthropic/index.js';
-import { createOpenAIChatAdapter } from '../../providers/openai-chat/index.js';
+import { createOpenAIChatAdapter } from '../../providers/openai/openai-adapters.js';
 import { chatStreamFixtures, readChunkLines as readChatChunkLines } from '../../wire/chat/chat-fixtures.test-support.js';
 import { messagesFormat } from './index.js';
 import {

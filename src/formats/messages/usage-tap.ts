@@ -5,8 +5,8 @@ import {
   readMessagesUsage,
   usageFromMessagesFigures,
   usageFromMessagesUsage,
-} from '../../wire/anthropic/index.js';
-import type { MessagesUsageFigures } from '../../wire/anthropic/index.js';
+} from '../../wire/messages/index.js';
+import type { MessagesUsageFigures } from '../../wire/messages/index.js';
 import type { UsageTap } from '../client-format.js';
 
 /** For streams relayed without `event:` names: the type is the first key of every Messages event. */

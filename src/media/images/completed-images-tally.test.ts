@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../errors/gateway-error.js';
-import { createImagesStreamDecoder } from '../../providers/openai-images/images-stream-decoder.js';
+import { createImagesStreamDecoder } from '../../providers/openai/images/images-stream-decoder.js';
 import { createCompletedImagesTally } from './completed-images-tally.js';
 
 function completed(usage: { input_tokens: number; output_tokens: number }): string {

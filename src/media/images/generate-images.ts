@@ -5,7 +5,7 @@ import type { ImageGenerationRequest, ImageGenerationResult } from '../../ir/ima
 import { decodeUpstreamError } from '../../providers/decode-upstream-error.js';
 import { inUpstreamSlot } from '../../routing/in-upstream-slot.js';
 import { runWithFallback, type AttemptReport, type FallbackPolicy } from '../../routing/run-with-fallback.js';
-import type { UpstreamCaps } from '../../upstream-caps/upstream-caps.js';
+import type { UpstreamCaps } from '../../governance/upstream-caps/upstream-caps.js';
 import { parseUpstreamJson } from '../../upstream/parse-upstream-json.js';
 import { flattenHeaders, readBodyText, sendUpstream, upstreamTransportError } from '../../upstream/upstream-client.js';
 import { imageRoutes, type ImageRoute } from './image-routes.js';

@@ -1,6 +1,6 @@
 import { GatewayError, toGatewayError } from '../../errors/gateway-error.js';
 import type { UpstreamVideoState, VideoContentVariant } from '../../ir/video-generation.js';
-import type { VideoJobContentVariant, VideoJobRecord } from '../../storage/ports.js';
+import type { VideoJobContentVariant, VideoJobRecord } from './video-job-store.js';
 import { deliveredSeconds } from './delivered-seconds.js';
 import { downloadVideoContent } from './download-video-content.js';
 import { keepLease } from './keep-lease.js';

@@ -1,13 +1,14 @@
 import { AbortScope } from '../../call/abort-scope.js';
 import type { CatalogModel, CatalogRoute } from '../../catalog/model-catalog.js';
 import type { VideosConfig } from '../../config/config-schema.js';
-import { videoSecondsCostNanoUsd } from '../../catalog/pricing/cost.js';
 import { GatewayError, toGatewayError } from '../../errors/gateway-error.js';
 import type { SubmittedVideoJob, VideoGenerationRequest } from '../../ir/video-generation.js';
 import { inUpstreamSlot } from '../../routing/in-upstream-slot.js';
 import { runWithFallback, type AttemptReport, type FallbackPolicy } from '../../routing/run-with-fallback.js';
-import type { VideoJobRecord, VideoJobStore } from '../../storage/ports.js';
-import type { UpstreamCaps } from '../../upstream-caps/upstream-caps.js';
+import type { VideoJobRecord, VideoJobStore } from './video-job-store.js';
+import type { CallLimits } from '../../governance/key-limits.js';
+import type { UpstreamCaps } from '../../governance/upstream-caps/upstream-caps.js';
+import { worstVideoCostNanoUsd } from '../../governance/worst-case/video-worst-case.js';
 import type { SelectedVariant } from './select-video-variant.js';
 import { failedEnding } from './video-job-ending.js';
 import { newVideoJobId } from './video-job-id.js';
@@ -41,9 +42,10 @@ export interface VideoSubmit {
   readonly remixedFromVideoId?: string;
   /**
    * Reserves the job's worst case (its seconds at its price) against the key's budgets before the
-   * job exists, or throws 402; `release` gives it up when no job comes of it after all.
+   * job exists, or throws 402. The reservation is given back when no job comes of it after all;
+   * otherwise the job's ledger entry settles it when the job ends.
    */
-  readonly budget?: { reserve(jobId: string, worstNanoUsd: bigint): Promise<void>; release(): void };
+  readonly budget?: Pick<CallLimits, 'reserveForJob'>;
 }
 
 function newJob(submit: VideoSubmit, settings: VideoSubmitSettings, first: CatalogRoute): VideoJobRecord {
@@ -110,17 +112,17 @@ export async function submitVideoJob(submit: VideoSubmit, settings: VideoSubmitS
   const first = submit.routes[0];
   if (first === undefined) throw new RangeError('a video submit needs a route');
   const draft = newJob(submit, settings, first.route);
-  await submit.budget?.reserve(draft.id, videoSecondsCostNanoUsd(draft.pricePerSecondPicoUsd, draft.seconds));
+  const reservation = await submit.budget?.reserveForJob(draft.id, worstVideoCostNanoUsd(submit.selected.variant.price, submit.selected));
   let inserted: { job: VideoJobRecord; created: boolean };
   try {
     inserted = await settings.store.insert(draft);
   } catch (error) {
-    submit.budget?.release();
+    reservation?.release();
     throw error;
   }
   // A retried submit gets the job of its first attempt, already reserved for.
   if (!inserted.created) {
-    submit.budget?.release();
+    reservation?.release();
     assertSameRequest(inserted.job, draft);
     return inserted;
   }

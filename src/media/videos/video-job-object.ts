@@ -1,10 +1,10 @@
 import { formatNanoUsd } from '../../catalog/pricing/decimal-usd.js';
-import type { VideoJobRecord } from '../../storage/ports.js';
+import type { VideoJobRecord } from './video-job-store.js';
 
 const unixSeconds = (date: Date | null): number | null => (date === null ? null : Math.floor(date.getTime() / 1000));
 
 /**
- * A job as clients see it (interface.md §5, the OpenAI Videos shape): `seconds` is a string as
+ * A job as clients see it (docs/api.md, "Videos"; the OpenAI Videos shape): `seconds` is a string as
  * OpenAI sends it, and a completed job carries what it cost.
  */
 export function videoJobObject(job: VideoJobRecord): Record<string, unknown> {

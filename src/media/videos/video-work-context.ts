@@ -1,7 +1,7 @@
 import type { ModelCatalog } from '../../catalog/model-catalog.js';
 import type { VideosConfig } from '../../config/config-schema.js';
 import type { Logger } from '../../logging/logger.js';
-import type { VideoJobStore } from '../../storage/ports.js';
+import type { VideoJobStore } from './video-job-store.js';
 import type { ContentStore } from '../content-store/content-store.js';
 
 /** What working a video job needs: the stores, the models of the moment, and the settings. */

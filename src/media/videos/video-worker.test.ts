@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../logging/logger.js';
-import type { VideoJobProgressPatch, VideoJobStore } from '../../storage/ports.js';
-import { videoJob } from '../../storage/storage-contract-video-jobs.js';
+import type { VideoJobProgressPatch, VideoJobStore } from './video-job-store.js';
+import { videoJob } from '../../storage/storage-contract-video-jobs.test-support.js';
 import type { VideoWorkContext } from './video-work-context.js';
 import { VideoWorker } from './video-worker.js';
 

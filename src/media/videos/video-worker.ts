@@ -1,4 +1,4 @@
-import type { VideoJobRecord } from '../../storage/ports.js';
+import type { VideoJobRecord } from './video-job-store.js';
 import type { VideoWorkContext } from './video-work-context.js';
 import { workVideoJob } from './work-video-job.js';
 

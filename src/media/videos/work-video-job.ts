@@ -1,7 +1,7 @@
 import { scrubUpstreamText } from '../../providers/scrub-upstream-error.js';
 import { toGatewayError } from '../../errors/gateway-error.js';
 import type { UpstreamVideoState, VideoJobFailure } from '../../ir/video-generation.js';
-import type { VideoJobEnding, VideoJobRecord } from '../../storage/ports.js';
+import type { VideoJobEnding, VideoJobRecord } from './video-job-store.js';
 import { finishCompletedJob } from './finish-completed-job.js';
 import { failedEnding } from './video-job-ending.js';
 import { unfinishedProgress } from './video-progress.js';

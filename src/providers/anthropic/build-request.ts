@@ -1,7 +1,7 @@
 import { GatewayError } from '../../errors/gateway-error.js';
 import type { IrRequest } from '../../ir/index.js';
 import { isRecord } from '../../json/json-value.js';
-import type { MessagesOutputConfig, MessagesRequestBody } from '../../wire/anthropic/index.js';
+import type { MessagesOutputConfig, MessagesRequestBody } from '../../wire/messages/index.js';
 import type { ForwardedHeaders, UpstreamHttpRequest, UpstreamTarget } from '../provider-adapter.js';
 import { encodeConversation } from './encode-messages.js';
 import { encodeThinking } from './encode-thinking.js';

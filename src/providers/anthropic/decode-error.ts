@@ -1,7 +1,7 @@
 import { upstreamStatusError } from '../../errors/gateway-error.js';
 import type { GatewayError } from '../../errors/gateway-error.js';
 import { isRecord, parseJson, readRecord, readString } from '../../json/json-value.js';
-import { statusForErrorType } from '../../wire/anthropic/index.js';
+import { statusForErrorType } from '../../wire/messages/index.js';
 
 const maxMessageLength = 500;
 

@@ -5,8 +5,8 @@ import { isRecord, readArray, readString } from '../../json/json-value.js';
 import {
   finishFromStopReason,
   usageFromMessagesUsage,
-} from '../../wire/anthropic/index.js';
-import type { MessagesResponseExtensions } from '../../wire/anthropic/index.js';
+} from '../../wire/messages/index.js';
+import type { MessagesResponseExtensions } from '../../wire/messages/index.js';
 import { customToolNames, unwrapCustomInput } from './custom-tool.js';
 
 function invalidResponse(detail: string): GatewayError {

@@ -19,7 +19,7 @@ import type {
   MessagesThinkingBlock,
   MessagesToolResultBlock,
   MessagesToolUseBlock,
-} from '../../wire/anthropic/index.js';
+} from '../../wire/messages/index.js';
 
 function cacheControlOf(cacheControl: CacheControl | undefined): { cache_control?: MessagesCacheControl } {
   if (cacheControl === undefined) return {};

@@ -1,6 +1,6 @@
 import { GatewayError } from '../../errors/gateway-error.js';
 import type { ContentPart, IrMessage } from '../../ir/index.js';
-import type { MessagesRequestBlock, MessagesTextBlock, MessagesTurn } from '../../wire/anthropic/index.js';
+import type { MessagesRequestBlock, MessagesTextBlock, MessagesTurn } from '../../wire/messages/index.js';
 import { encodeFile, encodeImage, encodeReasoning, encodeText, encodeToolCall, encodeToolResult } from './encode-content.js';
 
 export interface EncodedConversation {

@@ -1,5 +1,5 @@
 import type { IrRequest, ReasoningEffort } from '../../ir/index.js';
-import type { MessagesEffort, MessagesThinkingConfig } from '../../wire/anthropic/index.js';
+import type { MessagesEffort, MessagesThinkingConfig } from '../../wire/messages/index.js';
 
 /** Messages requires `max_tokens`; used when the client set no output limit. */
 export const defaultMaxTokens = 8192;

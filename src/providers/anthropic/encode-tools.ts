@@ -1,6 +1,6 @@
 import type { IrRequest, IrTool, JsonSchema } from '../../ir/index.js';
 import { isRecord } from '../../json/json-value.js';
-import type { MessagesToolChoice } from '../../wire/anthropic/index.js';
+import type { MessagesToolChoice } from '../../wire/messages/index.js';
 import { customToolInputSchema } from './custom-tool.js';
 
 /** Messages requires `input_schema` to be an object schema; tools declared without parameters get an empty one. */

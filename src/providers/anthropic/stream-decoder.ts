@@ -7,8 +7,8 @@ import {
   mergeMessagesUsage,
   readMessagesUsage,
   usageFromMessagesFigures,
-} from '../../wire/anthropic/index.js';
-import type { MessagesUsageFigures } from '../../wire/anthropic/index.js';
+} from '../../wire/messages/index.js';
+import type { MessagesUsageFigures } from '../../wire/messages/index.js';
 import type { StreamDecoder } from '../provider-adapter.js';
 import { customToolNames, unwrapCustomInput } from './custom-tool.js';
 import { streamErrorFromEvent } from './decode-error.js';

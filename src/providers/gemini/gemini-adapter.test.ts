@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { UpstreamTarget } from '../provider-adapter.js';
 import { geminiAdapter } from './index.js';
-import { makeRequest, readGeminiChunks, readGeminiJsonFixture, replayChunks } from './gemini-test-support.js';
+import { makeRequest, readGeminiChunks, readGeminiJsonFixture, replayChunks } from './gemini.test-support.js';
 
 const target: UpstreamTarget = {
   providerName: 'google',

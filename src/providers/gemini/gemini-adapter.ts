@@ -1,10 +1,10 @@
 import { apiRoot } from '../api-root.js';
 import type { TextProviderAdapter } from '../provider-adapter.js';
-import { buildGeminiRequest } from './build-gemini-request.js';
-import { decodeGeminiError } from './decode-gemini-error.js';
-import { decodeGeminiResponse } from './decode-gemini-response.js';
+import { buildGeminiRequest } from './build-request.js';
+import { decodeGeminiError } from './decode-error.js';
+import { decodeGeminiResponse } from './decode-response.js';
 import { geminiGenerateUrl, geminiHeaders } from './gemini-endpoint.js';
-import { createGeminiStreamDecoder } from './gemini-stream-decoder.js';
+import { createGeminiStreamDecoder } from './stream-decoder.js';
 import { geminiImageGeneration } from './images/gemini-image-generation.js';
 import { veoVideoGeneration } from './videos/veo-video-generation.js';
 

@@ -1,6 +1,6 @@
 import { GatewayError } from '../../errors/gateway-error.js';
 import type { ContentPart, IrMessage, ReasoningPart, TextPart, ToolCallPart } from '../../ir/index.js';
-import type { GeminiContent, GeminiRequestPart } from '../../wire/gemini/generate-content-request.js';
+import type { GeminiContent, GeminiRequestPart } from './wire/generate-content-request.js';
 import { customToolInputKey } from './gemini-custom-tools.js';
 import { fileToGemini, imageToGemini } from './gemini-media-parts.js';
 import { parseJsonObject, toolResultToGemini } from './gemini-tool-result.js';

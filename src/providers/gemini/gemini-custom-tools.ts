@@ -1,5 +1,5 @@
 import type { CustomTool, IrTool } from '../../ir/index.js';
-import type { GeminiFunctionDeclaration } from '../../wire/gemini/generate-content-request.js';
+import type { GeminiFunctionDeclaration } from './wire/generate-content-request.js';
 
 /**
  * Gemini has no free-form ("custom") tools, so each one is declared as a function taking one

@@ -1,6 +1,6 @@
 import { GatewayError } from '../../errors/gateway-error.js';
 import type { IrRequest, ReasoningConfig, ReasoningEffort } from '../../ir/index.js';
-import type { GeminiGenerationConfig, GeminiThinkingConfig } from '../../wire/gemini/generate-content-request.js';
+import type { GeminiGenerationConfig, GeminiThinkingConfig } from './wire/generate-content-request.js';
 
 /** Gemini accepts at most five stop sequences. */
 export const maxStopSequences = 5;

@@ -1,6 +1,6 @@
 import { GatewayError } from '../../errors/gateway-error.js';
 import type { FilePart, ImagePart } from '../../ir/index.js';
-import type { GeminiRequestPart } from '../../wire/gemini/generate-content-request.js';
+import type { GeminiRequestPart } from './wire/generate-content-request.js';
 
 const mimeTypesByExtension: Readonly<Record<string, string>> = {
   png: 'image/png',

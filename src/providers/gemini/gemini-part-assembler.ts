@@ -1,5 +1,5 @@
 import type { BlockKind, IrStreamEvent, ProviderBlob } from '../../ir/index.js';
-import type { GeminiFunctionCall, GeminiResponsePart } from '../../wire/gemini/generate-content-response.js';
+import type { GeminiFunctionCall, GeminiResponsePart } from './wire/generate-content-response.js';
 import { customInputFromArgs } from './gemini-custom-tools.js';
 import { createArgsAccumulator, type ArgsAccumulator } from './gemini-partial-args.js';
 

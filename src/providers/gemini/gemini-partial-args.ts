@@ -1,5 +1,5 @@
 import { isRecord } from '../../json/json-value.js';
-import type { GeminiPartialArg } from '../../wire/gemini/generate-content-response.js';
+import type { GeminiPartialArg } from './wire/generate-content-response.js';
 
 /** Builds a function call's args object from streamed `partialArgs` fragments. */
 export interface ArgsAccumulator {

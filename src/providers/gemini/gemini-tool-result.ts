@@ -1,5 +1,5 @@
 import type { ToolResultPart } from '../../ir/index.js';
-import type { GeminiRequestPart } from '../../wire/gemini/generate-content-request.js';
+import type { GeminiRequestPart } from './wire/generate-content-request.js';
 import { fileToGemini, imageToGemini } from './gemini-media-parts.js';
 
 /**

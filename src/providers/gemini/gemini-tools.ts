@@ -2,7 +2,7 @@ import type { IrRequest, ToolChoice } from '../../ir/index.js';
 import type {
   GeminiFunctionDeclaration,
   GeminiToolConfig,
-} from '../../wire/gemini/generate-content-request.js';
+} from './wire/generate-content-request.js';
 import { customToolDeclaration } from './gemini-custom-tools.js';
 
 export interface GeminiToolsSection {

@@ -1,7 +1,7 @@
 import type { Metadata } from 'sharp';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { postJson, readFixtureJson, sseJson, useSimulator } from '../sim-test-support.js';
+import { postJson, readFixtureJson, sseJson, useSimulator } from '../sim.test-support.js';
 
 const sim = useSimulator();
 

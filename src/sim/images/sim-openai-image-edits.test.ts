@@ -1,7 +1,7 @@
 import { toFile } from 'openai';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { openAiSimulatorClient, parseSse, useSimulator } from '../sim-test-support.js';
+import { openAiSimulatorClient, parseSse, useSimulator } from '../sim.test-support.js';
 
 const sim = useSimulator();
 

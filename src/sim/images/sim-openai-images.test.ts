@@ -2,7 +2,7 @@ import type OpenAI from 'openai';
 import type { Metadata } from 'sharp';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { openAiSimulatorClient, parseSse, postJson, readFixtureJson, useSimulator } from '../sim-test-support.js';
+import { openAiSimulatorClient, parseSse, postJson, readFixtureJson, useSimulator } from '../sim.test-support.js';
 
 const sim = useSimulator();
 const generations = () => `${sim.url}/v1/images/generations`;

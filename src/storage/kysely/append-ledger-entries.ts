@@ -1,8 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 import { latencyBucketColumns, ledgerIncrements, rollupCountColumns, type LedgerIncrements, type TotalIncrement } from '../ledger-increments.js';
-import type { LedgerEntry } from '../ports.js';
+import type { LedgerEntry } from '../../metering/ledger-entry.js';
 import type { StorageDatabase } from './database-schema.js';
-import { ledgerRow } from './ledger-row.js';
+import { ledgerRow } from '../ledger-row.js';
 import type { SqlValueCodec } from './sql-value-codec.js';
 
 /** 18 columns a row: 500 rows stay far below SQLite's and PostgreSQL's bound-parameter limits. */

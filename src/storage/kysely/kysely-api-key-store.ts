@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
-import type { ApiKeyChanges, ApiKeyRecord, ApiKeyStore } from '../ports.js';
+import type { ApiKeyStore } from '../../keys/api-key-store.js';
+import type { ApiKeyChanges, ApiKeyRecord } from '../../keys/api-key.js';
 import type { StorageDatabase } from './database-schema.js';
 import type { SqlValueCodec } from './sql-value-codec.js';
 import {

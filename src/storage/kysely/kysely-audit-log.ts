@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { AuditEntry, AuditLog } from '../ports.js';
+import type { AuditEntry, AuditLog } from '../../keys/audit-log.js';
 import type { StorageDatabase } from './database-schema.js';
 import type { SqlValueCodec } from './sql-value-codec.js';
 import { readDate } from './sql-values.js';

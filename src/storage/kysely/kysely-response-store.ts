@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { ResponseStore, StoredResponseRecord } from '../ports.js';
+import type { ResponseStore, StoredResponseRecord } from '../../stored-responses/response-store.js';
 import type { StorageDatabase } from './database-schema.js';
 import type { SqlValueCodec } from './sql-value-codec.js';
 import { readDate, readNullableDate } from './sql-values.js';

@@ -1,6 +1,11 @@
 import { Migrator, sql, type Kysely } from 'kysely';
 import { storageMigrationProvider } from '../migrations/storage-migrations.js';
-import type { ApiKeyStore, AuditLog, ResponseStore, SettingsStore, Storage, StorageDialect, UsageLedger, VideoJobStore } from '../ports.js';
+import type { ApiKeyStore } from '../../keys/api-key-store.js';
+import type { AuditLog } from '../../keys/audit-log.js';
+import type { VideoJobStore } from '../../media/videos/video-job-store.js';
+import type { UsageLedger } from '../../metering/usage-ledger.js';
+import type { SettingsStore, Storage, StorageDialect } from '../ports.js';
+import type { ResponseStore } from '../../stored-responses/response-store.js';
 import type { StorageDatabase } from './database-schema.js';
 import { KyselyApiKeyStore } from './kysely-api-key-store.js';
 import { KyselyAuditLog } from './kysely-audit-log.js';

@@ -1,24 +1,13 @@
 import { sql, type Kysely } from 'kysely';
-import type {
-  KeySpend,
-  LedgerCursor,
-  LedgerEntry,
-  LedgerExportFilter,
-  SeriesPoint,
-  SeriesQuery,
-  UsageGroup,
-  UsageQuery,
-  LedgerListFilter,
-  LedgerTotals,
-  LedgerTotalsFilter,
-  UsageLedger,
-} from '../ports.js';
+import type { LedgerEntry } from '../../metering/ledger-entry.js';
+import type { KeySpend, LedgerCursor, LedgerExportFilter, SeriesPoint, SeriesQuery, UsageGroup, UsageQuery, LedgerListFilter, LedgerTotals, LedgerTotalsFilter, UsageLedger } from '../../metering/usage-ledger.js';
 import type { StorageDatabase } from './database-schema.js';
 import { appendLedgerEntries } from './append-ledger-entries.js';
 import { spendPeriods } from '../ledger-increments.js';
 import type { SqlValueCodec } from './sql-value-codec.js';
 import { readBigInt, readDate, readNumber } from './sql-values.js';
-import { ledgerEntryColumns, ledgerEntryFromRow } from './ledger-entry-columns.js';
+import { ledgerEntryFromRow } from '../ledger-row.js';
+import { ledgerEntryColumns } from './ledger-entry-columns.js';
 import { readSeries, readUsage } from './rollup-reads.js';
 
 /** Entries read per statement by `entries`. */

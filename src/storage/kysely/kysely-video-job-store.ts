@@ -1,5 +1,5 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
-import type { VideoJobEnding, VideoJobListQuery, VideoJobProgressPatch, VideoJobRecord, VideoJobStatus, VideoJobStore } from '../ports.js';
+import type { VideoJobEnding, VideoJobListQuery, VideoJobProgressPatch, VideoJobRecord, VideoJobStatus, VideoJobStore } from '../../media/videos/video-job-store.js';
 import type { StorageDatabase } from './database-schema.js';
 import { appendLedgerEntries } from './append-ledger-entries.js';
 import type { SqlValueCodec } from './sql-value-codec.js';

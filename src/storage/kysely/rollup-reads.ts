@@ -1,7 +1,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { latencyPercentileMs } from '../latency-percentile.js';
 import { latencyBucketColumns } from '../ledger-increments.js';
-import type { SeriesPoint, SeriesQuery, UsageGroup, UsageQuery } from '../ports.js';
+import type { SeriesPoint, SeriesQuery, UsageGroup, UsageQuery } from '../../metering/usage-ledger.js';
 import type { StorageDatabase } from './database-schema.js';
 import type { SqlValueCodec } from './sql-value-codec.js';
 import { readBigInt, readDate, readNumber } from './sql-values.js';

@@ -1,5 +1,5 @@
 import { sql, type SelectExpression } from 'kysely';
-import type { VideoJobContentVariant, VideoJobRecord, VideoJobStatus } from '../ports.js';
+import type { VideoJobContentVariant, VideoJobRecord, VideoJobStatus } from '../../media/videos/video-job-store.js';
 import type { StorageDatabase } from './database-schema.js';
 import type { SqlValueCodec } from './sql-value-codec.js';
 import { readBigInt, readDate, readNullableBigInt, readNullableDate, readNullableNumber, readNumber } from './sql-values.js';

@@ -2,7 +2,7 @@ import { Kysely, PostgresDialect, type CompiledQuery } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresTestDatabase, type PostgresTestDatabase } from '../../../test/support/postgres-test-database.js';
-import { adminReads, fillForReads } from '../admin-reads-test-support.js';
+import { adminReads, fillForReads } from '../admin-reads.test-support.js';
 import type { StorageDatabase } from '../kysely/database-schema.js';
 import { KyselyStorage } from '../kysely/kysely-storage.js';
 import { postgresValueCodec } from './postgres-value-codec.js';

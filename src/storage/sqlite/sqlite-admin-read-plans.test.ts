@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminReads, fillForReads } from '../admin-reads-test-support.js';
+import { adminReads, fillForReads } from '../admin-reads.test-support.js';
 import { SqliteStorage } from './sqlite-storage.js';
 
 /**

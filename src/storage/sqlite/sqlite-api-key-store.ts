@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import type { ApiKeyChanges, ApiKeyRecord, ApiKeyStore } from '../ports.js';
+import type { ApiKeyStore } from '../../keys/api-key-store.js';
+import type { ApiKeyChanges, ApiKeyRecord } from '../../keys/api-key.js';
 
 /** The key store's other operations, answered elsewhere (by the Kysely key store). */
 export type ApiKeyOperations = Omit<ApiKeyStore, 'anyExists'>;

@@ -3,7 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Storage, StoredResponseRecord } from '../ports.js';
+import type { Storage } from '../ports.js';
+import type { StoredResponseRecord } from '../../stored-responses/response-store.js';
 import { loadKyselyStorage, SqliteStorage } from './sqlite-storage.js';
 
 const temporaryDirectory = mkdtempSync(path.join(os.tmpdir(), 'switchyard-sqlite-responses-test-'));

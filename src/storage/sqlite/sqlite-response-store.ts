@@ -1,5 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import type { ResponseStore, StoredResponseRecord } from '../ports.js';
+import type { ResponseStore, StoredResponseRecord } from '../../stored-responses/response-store.js';
 import { writeSqliteTimestamp } from './sqlite-values.js';
 
 /** The response store's other operations, answered elsewhere (by the Kysely response store). */

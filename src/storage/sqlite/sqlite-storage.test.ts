@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ledgerEntry } from '../storage-contract-records.js';
+import { ledgerEntry } from '../storage-contract-records.test-support.js';
 import { sqliteSchemaIsCurrent } from './sqlite-schema-state.js';
 import { loadKyselyStorage, SqliteStorage } from './sqlite-storage.js';
 

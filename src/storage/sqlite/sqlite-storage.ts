@@ -1,6 +1,11 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { StorageDatabase } from '../kysely/database-schema.js';
-import type { ApiKeyStore, AuditLog, ResponseStore, SettingsStore, Storage, UsageLedger, VideoJobStatus, VideoJobStore } from '../ports.js';
+import type { ApiKeyStore } from '../../keys/api-key-store.js';
+import type { AuditLog } from '../../keys/audit-log.js';
+import type { VideoJobStatus, VideoJobStore } from '../../media/videos/video-job-store.js';
+import type { UsageLedger } from '../../metering/usage-ledger.js';
+import type { SettingsStore, Storage } from '../ports.js';
+import type { ResponseStore } from '../../stored-responses/response-store.js';
 import { SqliteApiKeyStore } from './sqlite-api-key-store.js';
 import { SqliteResponseStore } from './sqlite-response-store.js';
 import { sqliteSchemaIsCurrent } from './sqlite-schema-state.js';

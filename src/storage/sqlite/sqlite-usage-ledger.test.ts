@@ -3,8 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { LedgerEntry, Storage } from '../ports.js';
-import { ledgerEntry } from '../storage-contract-records.js';
+import type { LedgerEntry } from '../../metering/ledger-entry.js';
+import type { Storage } from '../ports.js';
+import { ledgerEntry } from '../storage-contract-records.test-support.js';
 import { openSqliteStorage } from './open-sqlite-storage.js';
 
 const temporaryDirectory = mkdtempSync(path.join(os.tmpdir(), 'switchyard-sqlite-ledger-test-'));

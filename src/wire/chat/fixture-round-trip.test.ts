@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { chatFormat } from '../../formats/chat/index.js';
 import type { EncodeContext } from '../../formats/client-format.js';
 import type { IrRequest } from '../../ir/index.js';
-import { createOpenAIChatAdapter } from '../../providers/openai-chat/index.js';
+import { createOpenAIChatAdapter } from '../../providers/openai/openai-adapters.js';
 import { clientAnswering } from './client-answering.test-support.js';
 import { chatStreamFixtures, readChunkLines, readJsonFixture } from './chat-fixtures.test-support.js';
 

@@ -1,6 +1,6 @@
 import { GatewayError } from '../../../errors/gateway-error.js';
 import type { ImageGenerationRequest } from '../../../ir/index.js';
-import type { GeminiRequestPart } from '../../../wire/gemini/generate-content-request.js';
+import type { GeminiRequestPart } from '../wire/generate-content-request.js';
 import type { UpstreamMediaRequest, UpstreamTarget } from '../../provider-adapter.js';
 import { geminiGenerateUrl, geminiHeaders } from '../gemini-endpoint.js';
 import { aspectRatioForSize, geminiImageSizes } from './aspect-ratio-sizes.js';

@@ -1,8 +1,8 @@
 import { GatewayError } from '../../../errors/gateway-error.js';
 import type { GeneratedImage, ImageGenerationRequest, ImageGenerationResult } from '../../../ir/index.js';
 import { asArray, isRecord, readRecord, readString } from '../../../json/json-value.js';
-import { hasTokenCounts, usageFromGemini } from '../../../wire/gemini/gemini-usage.js';
-import { geminiUsageMetadataSchema } from '../../../wire/gemini/generate-content-response.js';
+import { hasTokenCounts, usageFromGemini } from '../wire/gemini-usage.js';
+import { geminiUsageMetadataSchema } from '../wire/generate-content-response.js';
 import { aspectRatioForSize, geminiImageSizes } from './aspect-ratio-sizes.js';
 import { imageFilteredError } from './image-filtered-error.js';
 import { outputFormatFromMimeType } from './image-output-format.js';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { isGatewayError } from '../../../errors/gateway-error.js';
 import { readJsonFixture, readTextFixture } from '../../../wire/chat/chat-fixtures.test-support.js';
-import { decodeGeminiError } from '../decode-gemini-error.js';
+import { decodeGeminiError } from '../decode-error.js';
 import { geminiImageGeneration } from './gemini-image-generation.js';
-import { geminiTarget, imageRequest, jsonBody, thrownBy } from './gemini-images-test-support.js';
+import { geminiTarget, imageRequest, jsonBody, thrownBy } from './gemini-images.test-support.js';
 
 const target = geminiTarget('gemini-2.5-flash-image');
 const photo = { bytes: new Uint8Array([0xff, 0xd8, 0xff]), mediaType: 'image/jpeg', filename: 'photo.jpg' };

@@ -1,4 +1,0 @@
-import { describeBudgetMeterContract } from './budget-meter-contract.js';
-import { MemoryBudgetMeter } from './memory-budget-meter.js';
-
-describeBudgetMeterContract('in-memory', (readSpend, now, reservationTtlMs) => new MemoryBudgetMeter(readSpend, now, reservationTtlMs));

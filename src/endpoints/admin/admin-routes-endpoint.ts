@@ -1,0 +1,38 @@
+import type { RouteCircuit } from '../../routing/circuit-breaker.js';
+import { errorResponse } from '../../http/error-response.js';
+import type { GatewayContext } from '../../http/exchange.js';
+import type { GatewayServices } from '../gateway-services.js';
+import { jsonAnswer } from '../videos/video-caller.js';
+import { adminCaller } from './admin-caller.js';
+
+/**
+ * `GET /admin/routes`: every model's routes in order, each with its circuit breaker as this
+ * instance sees it (breakers are per process: another instance may see the same route otherwise).
+ */
+export async function handleAdminRoutes(context: GatewayContext, services: GatewayServices): Promise<Response> {
+  const requestId = context.get('requestId');
+  try {
+    await adminCaller(context, services);
+    const { catalog, routing } = services.catalog.current();
+    const data = catalog.models.map((model) => ({
+      object: 'admin.model_routes',
+      model: model.id,
+      output_modality: model.outputModality,
+      routes: services.circuitBreakers.describe(model.routes, routing.circuit_breaker).map(routeObject),
+    }));
+    return jsonAnswer({ object: 'list', circuit_breaker: routing.circuit_breaker, data }, requestId);
+  } catch (error) {
+    return errorResponse(error, requestId);
+  }
+}
+
+function routeObject(circuit: RouteCircuit) {
+  return {
+    provider: circuit.provider,
+    upstream_model: circuit.upstreamModel,
+    state: circuit.state,
+    consecutive_failures: circuit.consecutiveFailures,
+    opened_at: circuit.openedAt?.toISOString() ?? null,
+    retry_at: circuit.retryAt?.toISOString() ?? null,
+  };
+}

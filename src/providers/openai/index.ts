@@ -1,0 +1,1 @@
+export { createOpenAIChatAdapter, openAIResponsesAdapter } from './openai-adapters.js';

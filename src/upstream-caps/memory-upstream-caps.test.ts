@@ -1,4 +1,0 @@
-import { describeUpstreamCapsContract } from './upstream-caps-contract.js';
-import { MemoryUpstreamCaps } from './memory-upstream-caps.js';
-
-describeUpstreamCapsContract('in-memory', () => new MemoryUpstreamCaps());
