@@ -2,7 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CountingUpstream } from '../support/counting-upstream.js';
-import { startFakeUpstream, type FakeUpstream, type RecordedRequest } from '../support/fake-upstream.js';
+import { type ReceivedRequest, type ScriptedUpstream, startScriptedUpstream } from '../support/scripted-upstream/index.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
 import { insertLimitedKey } from '../support/limited-keys.js';
 
@@ -15,7 +15,7 @@ import { insertLimitedKey } from '../support/limited-keys.js';
 
 let gateway: TestGateway;
 let simulator: CountingUpstream;
-let choices: FakeUpstream;
+let choices: ScriptedUpstream;
 
 /** $1 per million input tokens, $2 per million output tokens: 1,000 and 2,000 nano-USD a token. */
 const price = { input_per_mtok: '1.00', output_per_mtok: '2.00', effective_from: '2026-01-01' };
@@ -27,7 +27,7 @@ const budget = 10_000_000n;
 beforeAll(async () => {
   simulator = new CountingUpstream();
   await simulator.start();
-  choices = await startFakeUpstream();
+  choices = await startScriptedUpstream();
   choices.reply(chatChoicesReply);
   gateway = await startTestGateway({
     providers: {
@@ -49,7 +49,7 @@ afterAll(async () => {
 });
 
 /** An OpenAI chat answer with `n` choices, each as long as the cap allows, as OpenAI bills them: every choice's tokens. */
-function chatChoicesReply(request: RecordedRequest) {
+function chatChoicesReply(request: ReceivedRequest) {
   const body = JSON.parse(request.body) as { n?: number; max_completion_tokens?: number; max_tokens?: number };
   const n = body.n ?? 1;
   const cap = body.max_completion_tokens ?? body.max_tokens ?? 16;

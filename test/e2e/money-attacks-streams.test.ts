@@ -6,7 +6,8 @@ import { defaultConfig } from '../../src/config/default-config.js';
 import { startSimulator, type SimulatorHandle } from '../../src/sim/index.js';
 import type { LedgerEntry } from '../../src/metering/ledger-entry.js';
 import { fixtureChunks, sseFromChunks } from '../support/fixtures.js';
-import { ssePieces, startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { type ScriptedUpstream, startScriptedUpstream } from '../support/scripted-upstream/index.js';
+import { splitSse } from '../support/sse.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
 import { startPacedUpstream, type PacedStream, type PacedUpstream } from '../support/paced-upstream.js';
 
@@ -21,9 +22,9 @@ import { startPacedUpstream, type PacedStream, type PacedUpstream } from '../sup
 
 /** Recorded streams, replayed event by event; a long chat answer is cut to its first 24 deltas, its finish and usage. */
 const chatChunks = fixtureChunks('openai/chat/openai-text.chunks.txt');
-const chatStream = ssePieces(sseFromChunks([...chatChunks.slice(0, 25), ...chatChunks.slice(-2)], 'data', true));
-const anthropicStream = ssePieces(sseFromChunks(fixtureChunks('anthropic/messages/anthropic-text.chunks.txt'), 'named'));
-const responsesStream = ssePieces(sseFromChunks(fixtureChunks('openai/responses/azure-text.1.chunks.txt'), 'named'));
+const chatStream = splitSse(sseFromChunks([...chatChunks.slice(0, 25), ...chatChunks.slice(-2)], 'data', true));
+const anthropicStream = splitSse(sseFromChunks(fixtureChunks('anthropic/messages/anthropic-text.chunks.txt'), 'named'));
+const responsesStream = splitSse(sseFromChunks(fixtureChunks('openai/responses/azure-text.1.chunks.txt'), 'named'));
 
 /**
  * A Responses stream whose opening events echo long instructions, as Codex's do (tens of KB in
@@ -46,7 +47,7 @@ const geminiChunk = (text: string, output: number, finish?: string): string =>
     modelVersion: 'gemini-upstream',
     responseId: 'gemini-response-1',
   });
-const geminiStream = ssePieces(sseFromChunks([...geminiText.map((text, index) => geminiChunk(text, 2 * (index + 1))), geminiChunk('', 40, 'STOP')], 'data'));
+const geminiStream = splitSse(sseFromChunks([...geminiText.map((text, index) => geminiChunk(text, 2 * (index + 1))), geminiChunk('', 40, 'STOP')], 'data'));
 
 /** The tails that state usage: chat's usage chunk and [DONE], Anthropic's message_delta and message_stop, Responses' response.completed. */
 const streams: Record<string, PacedStream> = {
@@ -74,7 +75,7 @@ const usageWaitMs = 2_000;
 
 let upstream: PacedUpstream;
 /** A compatible chat server that answers whole, without usage. */
-let wholeAnswers: FakeUpstream;
+let wholeAnswers: ScriptedUpstream;
 let simulator: SimulatorHandle;
 let gateway: TestGateway;
 let openai: OpenAI;
@@ -83,7 +84,7 @@ let anthropic: Anthropic;
 beforeAll(async () => {
   upstream = await startPacedUpstream(streams, 15);
   simulator = await startSimulator({ port: 0 });
-  wholeAnswers = await startFakeUpstream();
+  wholeAnswers = await startScriptedUpstream();
   wholeAnswers.reply({
     body: JSON.stringify({ id: 'c', object: 'chat.completion', created: 1, model: 'whole-upstream', choices: [{ index: 0, message: { role: 'assistant', content: 'A whole answer without usage.' }, finish_reason: 'stop' }] }),
   });

@@ -2,7 +2,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LedgerEntry } from '../../src/metering/ledger-entry.js';
 import { fixtureChunks, sseFromChunks } from '../support/fixtures.js';
-import { ssePieces } from '../support/fake-upstream.js';
+import { splitSse } from '../support/sse.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
 import { startPacedUpstream, type PacedUpstream } from '../support/paced-upstream.js';
 
@@ -14,7 +14,7 @@ import { startPacedUpstream, type PacedUpstream } from '../support/paced-upstrea
  */
 
 const chatChunks = fixtureChunks('openai/chat/openai-text.chunks.txt');
-const chatStream = ssePieces(sseFromChunks([...chatChunks.slice(0, 25), ...chatChunks.slice(-2)], 'data', true));
+const chatStream = splitSse(sseFromChunks([...chatChunks.slice(0, 25), ...chatChunks.slice(-2)], 'data', true));
 const longWaitMs = 30_000;
 
 let upstream: PacedUpstream;

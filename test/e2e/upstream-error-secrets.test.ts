@@ -2,7 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { insertKey } from '../support/admin-keys.js';
-import { startFakeUpstream, type FakeReply, type FakeUpstream, type RecordedRequest } from '../support/fake-upstream.js';
+import { type AnswerReply, type ReceivedRequest, type ScriptedUpstream, startScriptedUpstream } from '../support/scripted-upstream/index.js';
 import { closedPortUrl } from '../support/fault-upstream.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
 
@@ -22,7 +22,7 @@ const credentials = {
 type UpstreamKind = keyof typeof credentials;
 const kinds = Object.keys(credentials) as UpstreamKind[];
 
-let upstream: FakeUpstream;
+let upstream: ScriptedUpstream;
 let gateway: TestGateway;
 let secret: string;
 let upstreamHost: string;
@@ -32,7 +32,7 @@ let status = 400;
 let errorEventShape: 'whole' | 'split' | 'split-character' | 'unterminated' | 'shared' | 'vllm' = 'whole';
 
 /** The credential the request carried, echoed back with the upstream's address, as some servers do. */
-function leakyMessage(request: RecordedRequest): string {
+function leakyMessage(request: ReceivedRequest): string {
   const sent = sentCredential(request);
   return `Invalid value for 'temperature' (request with key ${sent} to http://${upstreamHost}/v1 failed on ${upstreamHost}; upstream localhost; réessayez)`;
 }
@@ -41,7 +41,7 @@ function leakyMessage(request: RecordedRequest): string {
 const modelOutput = 'Docs at https://example.com/guide';
 
 /** A stream that starts, then carries the upstream's error event (chat's `data: {error}`, Messages' `event: error`). */
-function streamWithErrorEvent(request: RecordedRequest, message: string): FakeReply {
+function streamWithErrorEvent(request: ReceivedRequest, message: string): AnswerReply {
   const contentType = 'text/event-stream';
   let first: string;
   let errorEvent: string;
@@ -79,11 +79,11 @@ function cutErrorEvent(first: string, errorEvent: string, credential: string): (
   return [first, errorEvent.slice(0, cut), errorEvent.slice(cut)];
 }
 
-function sentCredential(request: RecordedRequest): string {
+function sentCredential(request: ReceivedRequest): string {
   return String(request.headers.authorization ?? request.headers['x-api-key'] ?? request.headers['x-goog-api-key'] ?? '').replace(/^Bearer /, '');
 }
 
-function errorReply(request: RecordedRequest): FakeReply {
+function errorReply(request: ReceivedRequest): AnswerReply {
   const message = leakyMessage(request);
   if (/"stream"\s*:\s*true/.test(request.body)) return streamWithErrorEvent(request, message);
   if (request.path.includes('/messages')) return { status, body: JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message } }) };
@@ -94,7 +94,7 @@ function errorReply(request: RecordedRequest): FakeReply {
 }
 
 beforeAll(async () => {
-  upstream = await startFakeUpstream();
+  upstream = await startScriptedUpstream();
   upstream.reply(errorReply);
   // Addressed by name, so the name itself is what must not leak.
   upstreamHost = upstream.url.replace('http://127.0.0.1', 'localhost').replace(/^http:\/\//, '');

@@ -1,0 +1,4 @@
+export { startScriptedUpstream, type ReplyScript, type ScriptedUpstream } from './scripted-upstream.js';
+export { json, pause, type AnswerReply, type Pause, type RelayReply, type Reply, type ResetReply } from './reply.js';
+export type { ReceivedRequest, SentAnswer } from './received-request.js';
+export { closedPortUrl } from './closed-port.js';
