@@ -2,8 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { insertKey } from '../support/admin-keys.js';
-import { type AnswerReply, type ReceivedRequest, type ScriptedUpstream, startScriptedUpstream } from '../support/scripted-upstream/index.js';
-import { closedPortUrl } from '../support/fault-upstream.js';
+import { closedPortUrl, startScriptedUpstream, type AnswerReply, type ReceivedRequest, type ScriptedUpstream } from '../support/scripted-upstream/index.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
 
 /**

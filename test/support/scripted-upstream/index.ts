@@ -2,3 +2,4 @@ export { startScriptedUpstream, type ReplyScript, type ScriptedUpstream } from '
 export { json, pause, type AnswerReply, type Pause, type RelayReply, type Reply, type ResetReply } from './reply.js';
 export type { ReceivedRequest, SentAnswer } from './received-request.js';
 export { closedPortUrl } from './closed-port.js';
+export { askedForStream, faultReply, wireOf, type Fault, type UpstreamWire } from './fault-reply.js';
