@@ -6,10 +6,9 @@ import { defaultConfig } from '../../src/config/default-config.js';
 import { startSimulator, type SimulatorHandle } from '../../src/sim/index.js';
 import type { LedgerEntry } from '../../src/metering/ledger-entry.js';
 import { fixtureChunks, sseFromChunks } from '../support/fixtures.js';
-import { type ScriptedUpstream, startScriptedUpstream } from '../support/scripted-upstream/index.js';
+import { caseClosedEarlyAt, pacedStreams, startScriptedUpstream, type PacedStream, type ScriptedUpstream } from '../support/scripted-upstream/index.js';
 import { splitSse } from '../support/sse.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
-import { startPacedUpstream, type PacedStream, type PacedUpstream } from '../support/paced-upstream.js';
 
 /**
  * A client that stops reading a stream before its usage event (at the finish chunk, at the last
@@ -73,7 +72,7 @@ const price = { input_per_mtok: '1.00', output_per_mtok: '10.00', effective_from
 /** The gateway's default wait for usage after a client left. */
 const usageWaitMs = 2_000;
 
-let upstream: PacedUpstream;
+let upstream: ScriptedUpstream;
 /** A compatible chat server that answers whole, without usage. */
 let wholeAnswers: ScriptedUpstream;
 let simulator: SimulatorHandle;
@@ -82,7 +81,7 @@ let openai: OpenAI;
 let anthropic: Anthropic;
 
 beforeAll(async () => {
-  upstream = await startPacedUpstream(streams, 15);
+  upstream = await startScriptedUpstream({ reply: pacedStreams(streams, 15) });
   simulator = await startSimulator({ port: 0 });
   wholeAnswers = await startScriptedUpstream();
   wholeAnswers.reply({
@@ -216,8 +215,8 @@ async function ledgerEntryOf(requestId: string): Promise<LedgerEntry> {
 /** When the upstream saw the call's connection closed (its close reaches the upstream just after the entry is written). */
 async function closedAtUpstream(caseId: string): Promise<number | undefined> {
   const deadline = Date.now() + 1_500;
-  while (!upstream.closedEarly.has(caseId) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-  return upstream.closedEarly.get(caseId);
+  while (caseClosedEarlyAt(upstream.requests, caseId) === undefined && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  return caseClosedEarlyAt(upstream.requests, caseId);
 }
 
 const cases = pairings.flatMap((pairing) =>

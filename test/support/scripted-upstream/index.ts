@@ -3,3 +3,4 @@ export { json, pause, type AnswerReply, type Pause, type RelayReply, type Reply,
 export type { ReceivedRequest, SentAnswer } from './received-request.js';
 export { closedPortUrl } from './closed-port.js';
 export { askedForStream, faultReply, wireOf, type Fault, type UpstreamWire } from './fault-reply.js';
+export { caseClosedEarlyAt, pacedStreams, type PacedStream } from './paced-streams.js';
