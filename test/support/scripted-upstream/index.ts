@@ -4,3 +4,4 @@ export type { ReceivedRequest, SentAnswer } from './received-request.js';
 export { closedPortUrl } from './closed-port.js';
 export { askedForStream, faultReply, wireOf, type Fault, type UpstreamWire } from './fault-reply.js';
 export { caseClosedEarlyAt, pacedStreams, type PacedStream } from './paced-streams.js';
+export { isGenerationCall, startSimulatorUpstream, untilGenerationCalls, type SimulatorUpstream } from './simulator-upstream.js';
