@@ -5,3 +5,4 @@ export { closedPortUrl } from './closed-port.js';
 export { askedForStream, faultReply, wireOf, type Fault, type UpstreamWire } from './fault-reply.js';
 export { caseClosedEarlyAt, pacedStreams, type PacedStream } from './paced-streams.js';
 export { isGenerationCall, startSimulatorUpstream, untilGenerationCalls, type SimulatorUpstream } from './simulator-upstream.js';
+export { askedId, meteredReply, type AskedUsage } from './metered-reply.js';
