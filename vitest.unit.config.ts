@@ -11,7 +11,13 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'test/lint/**/*.test.ts', 'test/docs/**/*.test.ts', 'test/scripts/**/*.test.ts', 'test/support/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    pool: 'forks',
-    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+    // Two worker threads sharing one module graph each: these files import much of src/, and
+    // loading it once per worker instead of once per file is what keeps the run under a minute on
+    // two cores (about 40 s on a busy machine, over two minutes with a process per file). A unit
+    // test that leaves global state behind for the next file would fail here first; the full
+    // suite (vitest.config.ts) keeps one process per file.
+    pool: 'threads',
+    isolate: false,
+    poolOptions: { threads: { maxThreads: 2, minThreads: 1 } },
   },
 });
