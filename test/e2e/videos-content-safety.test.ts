@@ -1,11 +1,9 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { LedgerEntry } from '../../src/metering/ledger-entry.js';
 import { insertKey } from '../support/admin-keys.js';
 import { type AnswerReply, type ReceivedRequest, type ScriptedUpstream, startScriptedUpstream } from '../support/scripted-upstream/index.js';
-import { fixturesRoot, readFixture } from '../support/fixtures.js';
+import { readFixture, readFixtureBytes } from '../support/fixtures.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
 import { pollUntilDone, quickVideoSettings, temporaryContentDirectory } from '../support/video-jobs.js';
 
@@ -16,7 +14,7 @@ import { pollUntilDone, quickVideoSettings, temporaryContentDirectory } from '..
  * Content-Security-Policy, so no upstream can run script on the gateway's origin.
  */
 
-const mp4 = readFileSync(path.join(fixturesRoot, 'generated/upstream-video-320x180-4s.mp4'));
+const mp4 = readFixtureBytes('generated/upstream-video-320x180-4s.mp4');
 const queued = readFixture('openai/videos/observed-one-api-readme.queued.json');
 const upstreamId = (JSON.parse(queued) as { id: string }).id;
 const completed = readFixture('openai/videos/observed-one-api-readme.completed.json').replace(/video_[0-9a-f]+/, upstreamId);

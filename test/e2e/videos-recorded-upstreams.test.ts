@@ -1,11 +1,9 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import OpenAI, { BadRequestError } from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { LedgerEntry } from '../../src/metering/ledger-entry.js';
 import { type ReceivedRequest, type ScriptedUpstream, startScriptedUpstream } from '../support/scripted-upstream/index.js';
 import { ffprobe } from '../support/ffprobe.js';
-import { fixturesRoot, readFixture } from '../support/fixtures.js';
+import { readFixture, readFixtureBytes } from '../support/fixtures.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
 import { pollUntilDone, quickVideoSettings, temporaryContentDirectory } from '../support/video-jobs.js';
 
@@ -16,7 +14,7 @@ import { pollUntilDone, quickVideoSettings, temporaryContentDirectory } from '..
  * one), checked by ffprobe after the gateway stored and served it.
  */
 
-const mp4 = readFileSync(path.join(fixturesRoot, 'generated/upstream-video-320x180-4s.mp4'));
+const mp4 = readFixtureBytes('generated/upstream-video-320x180-4s.mp4');
 const veoOperation = 'models/veo-3.0-fast-generate-001/operations/321kvdcepmcg';
 
 let openaiUpstream: ScriptedUpstream;

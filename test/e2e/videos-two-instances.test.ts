@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixturesRoot } from '../support/fixtures.js';
+import { readFixtureBytes } from '../support/fixtures.js';
 import { createPostgresTestDatabase, type PostgresTestDatabase } from '../support/postgres-test-database.js';
 import { spawnGateway, zeroConfigEnvironment, type SpawnedGateway } from '../support/spawned-gateway.js';
 import { pollUntilDone } from '../support/video-jobs.js';
@@ -22,7 +22,7 @@ import { pollUntilDone } from '../support/video-jobs.js';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const bin = path.join(root, 'bin', 'switchyard.js');
 const adminUrl = process.env.TEST_POSTGRES_URL;
-const mp4 = readFileSync(path.join(fixturesRoot, 'generated/upstream-video-320x180-4s.mp4'));
+const mp4 = readFixtureBytes('generated/upstream-video-320x180-4s.mp4');
 
 /** How the watching upstream runs a job: finished after `renderMs`, polls held open `pollDelayMs`. */
 interface UpstreamJob {

@@ -2,14 +2,12 @@
  * Test support: the recorded Responses fixtures in test/fixtures (never imported by runtime
  * code). A `*.chunks.txt` line is one SSE data payload whose `event:` name equals its `type`.
  */
-import { readChunkLines } from '../chat/chat-fixtures.test-support.js';
-
-export { fixturePath, readChunkLines, readJsonFixture, readTextFixture } from '../chat/chat-fixtures.test-support.js';
+import { fixtureChunks } from '../../../test/support/fixtures.js';
 
 /** The streams in a chunks file: several runs may be recorded back to back, each from `response.created`. */
 export function readStreams(relative: string): string[][] {
   const streams: string[][] = [];
-  for (const line of readChunkLines(relative)) {
+  for (const line of fixtureChunks(relative)) {
     const type = (JSON.parse(line) as { type?: unknown }).type;
     if (type === 'response.created' || streams.length === 0) streams.push([]);
     streams.at(-1)?.push(line);
