@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/default-config.js';
 import { startSimulator, type SimulatorHandle } from '../../src/sim/index.js';
 import { type ScriptedUpstream, startScriptedUpstream } from '../support/scripted-upstream/index.js';
-import { splitSse } from '../support/sse.js';
+import { ssePieces } from '../support/sse.js';
 import { startTestGateway, waitForLedgerEntry, type TestGateway } from '../support/gateway-harness.js';
 
 /**
@@ -190,7 +190,7 @@ describe('streamed image generation', () => {
 
   it('ends a stream the upstream breaks off with an error event, which the SDK raises, and bills nothing', async () => {
     const partial = { type: 'image_generation.partial_image', b64_json: 'AAAA', created_at: 1, size: '1024x1024', quality: 'low', output_format: 'png', background: 'opaque', partial_image_index: 0 };
-    upstream.reply({ contentType: 'text/event-stream', pieces: splitSse(`event: image_generation.partial_image\ndata: ${JSON.stringify(partial)}\n\n`) });
+    upstream.reply({ contentType: 'text/event-stream', pieces: ssePieces([{ event: 'image_generation.partial_image', data: partial }]) });
     const stream = await client.images.generate({ model: 'recorded-image', prompt: 'A lighthouse', stream: true, partial_images: 1, size: '1024x1024', quality: 'low' });
     const seen: string[] = [];
     const failure = await (async () => {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { insertKey } from '../support/admin-keys.js';
 import { closedPortUrl, startScriptedUpstream, type AnswerReply, type ReceivedRequest, type ScriptedUpstream } from '../support/scripted-upstream/index.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
+import { sseEvent } from '../support/sse.js';
 
 /**
  * An upstream's error text is its own: a provider or a proxy before it may echo the credential it
@@ -46,18 +47,18 @@ function streamWithErrorEvent(request: ReceivedRequest, message: string): Answer
   let errorEvent: string;
   if (request.path.includes('/images/generations')) {
     const partial = { type: 'image_generation.partial_image', b64_json: 'AAAA', created_at: 1, size: '1024x1024', quality: 'low', output_format: 'png', background: 'opaque', partial_image_index: 0 };
-    first = `event: image_generation.partial_image\ndata: ${JSON.stringify(partial)}\n\n`;
-    errorEvent = `event: error\ndata: ${JSON.stringify({ error: { message, type: 'server_error' } })}\n\n`;
+    first = sseEvent({ event: 'image_generation.partial_image', data: partial });
+    errorEvent = sseEvent({ event: 'error', data: { error: { message, type: 'server_error' } } });
   } else if (request.path.includes('/messages')) {
     const start = { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'm', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } } };
-    first = `event: message_start\ndata: ${JSON.stringify(start)}\n\n`;
-    errorEvent = `event: error\ndata: ${JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message } })}\n\n`;
+    first = sseEvent({ event: 'message_start', data: start });
+    errorEvent = sseEvent({ event: 'error', data: { type: 'error', error: { type: 'overloaded_error', message } } });
   } else {
     const chunk = { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { role: 'assistant', content: modelOutput }, finish_reason: null }] };
-    first = `data: ${JSON.stringify(chunk)}\n\n`;
+    first = sseEvent({ data: chunk });
     // vLLM's error object has no `error` member: `{"object":"error", "message": …}`.
     const payload = errorEventShape === 'vllm' ? { object: 'error', message, type: 'BadRequestError', param: null, code: 400 } : { error: { message, type: 'server_error' } };
-    errorEvent = `data: ${JSON.stringify(payload)}\n\n`;
+    errorEvent = sseEvent({ data: payload });
   }
   return { contentType, pieces: cutErrorEvent(first, errorEvent, sentCredential(request)), gapMs: 20 };
 }

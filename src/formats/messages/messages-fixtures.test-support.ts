@@ -31,11 +31,6 @@ export function readClientRecords(file: 'claude-code.jsonl' | 'anthropic-sdk.jso
   return records;
 }
 
-/** A Messages recording rebuilt as the SSE bytes Anthropic sent (`event:` = the data's type). */
-export function anthropicSse(lines: readonly string[]): string {
-  return lines.map((line) => `event: ${(JSON.parse(line) as { type: string }).type}\ndata: ${line}\n\n`).join('');
-}
-
 /** Named SSE text split back into `{event, data}` pairs (asserting the framing on the way). */
 export function parseSse(text: string): { event: string; data: Record<string, unknown> }[] {
   if (text === '') return [];

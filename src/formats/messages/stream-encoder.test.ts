@@ -5,8 +5,12 @@ import { anthropicAdapter } from '../../providers/anthropic/index.js';
 import { createOpenAIChatAdapter } from '../../providers/openai/openai-adapters.js';
 import { chatStreamFixtures } from '../../wire/chat/chat-fixtures.test-support.js';
 import { messagesFormat } from './index.js';
-import { anthropicSse, encodeAll, encodeContext, essentials, parseSse, replay, sdkFinalMessage } from './messages-fixtures.test-support.js';
+import { encodeAll, encodeContext, essentials, parseSse, replay, sdkFinalMessage } from './messages-fixtures.test-support.js';
 import { fixtureChunks } from '../../../test/support/fixtures.js';
+import { sse, typedEvents } from '../../../test/support/sse.js';
+
+/** A Messages recording rebuilt as the SSE bytes Anthropic sent (`event:` = the data's type). */
+const recordedSse = (lines: readonly string[]): string => sse(typedEvents(lines));
 
 const request = messagesFormat.decodeRequest({ model: 'public-model', max_tokens: 1024, messages: [{ role: 'user', content: 'hi' }], stream: true });
 
@@ -63,7 +67,7 @@ const roundTrips = [
 
 describe('Messages stream encoder: recorded Anthropic streams through the IR', () => {
   it.each(roundTrips)('gives the SDK the same final message for %s as the recording itself', async (file) => {
-    const recorded = await sdkFinalMessage(anthropicSse(fixtureChunks(`anthropic/messages/${file}`)));
+    const recorded = await sdkFinalMessage(recordedSse(fixtureChunks(`anthropic/messages/${file}`)));
     const sse = reencodeAnthropic(file);
     expectWellFormed(sse);
     const ours = await sdkFinalMessage(sse);
@@ -81,7 +85,7 @@ describe('Messages stream encoder: recorded Anthropic streams through the IR', (
         // The recording has an empty thinking_delta, which carries nothing and is not repeated.
         return delta === undefined || (delta['thinking'] !== '' && delta['text'] !== '');
       });
-    const recorded = contentEvents(parseSse(anthropicSse(lines)));
+    const recorded = contentEvents(parseSse(recordedSse(lines)));
     const ours = contentEvents(parseSse(reencodeAnthropic('anthropic-clear-thinking.1.chunks.txt')));
     expect(ours).toEqual(recorded);
     const firstStop = ours.findIndex(({ event }) => event === 'content_block_stop');
@@ -90,7 +94,7 @@ describe('Messages stream encoder: recorded Anthropic streams through the IR', (
 
   it('keeps the text of a server-tool stream (server blocks themselves have no IR form)', async () => {
     const file = 'anthropic-web-search-tool.1.chunks.txt';
-    const recorded = await sdkFinalMessage(anthropicSse(fixtureChunks(`anthropic/messages/${file}`)));
+    const recorded = await sdkFinalMessage(recordedSse(fixtureChunks(`anthropic/messages/${file}`)));
     const sse = reencodeAnthropic(file);
     expectWellFormed(sse);
     const ours = await sdkFinalMessage(sse);

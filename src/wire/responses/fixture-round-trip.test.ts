@@ -17,6 +17,7 @@ import { clientAnswering } from '../chat/client-answering.test-support.js';
 import { chatStreamFixtures } from '../chat/chat-fixtures.test-support.js';
 import { readStreams, responsesStreamFixtures } from './responses-fixtures.test-support.js';
 import { fixtureChunks, readJsonFixture } from '../../../test/support/fixtures.js';
+import { sse, typedEvents } from '../../../test/support/sse.js';
 
 function contextFor(body: Record<string, unknown> = {}): EncodeContext {
   const request = responsesFormat.decodeRequest({ model: 'public-model', input: 'hi', stream: true, ...body });
@@ -54,7 +55,7 @@ describe('recorded Responses streams, decoded and re-encoded, through the openai
   for (const fixture of responsesStreamFixtures) {
     it(`gives the SDK the same final response for ${fixture.name}`, async () => {
       const lines = readStreams(fixture.file)[fixture.stream] ?? [];
-      const original = await sdkFinal(lines.map((line) => `event: ${JSON.parse(line).type}\ndata: ${line}\n\n`).join(''));
+      const original = await sdkFinal(sse(typedEvents(lines)));
       const context = contextFor();
       const reencoded = await sdkFinal(encode(decodeResponsesLines(lines, context), context));
       expect(reencoded.output_text).toBe(original.output_text);

@@ -20,11 +20,6 @@ export function eventType(line: string): string | undefined {
   return typeof type === 'string' ? type : undefined;
 }
 
-/** The raw SSE text an upstream sent for recorded lines. */
-export function sseFromLines(lines: readonly string[]): string {
-  return lines.map((line) => `event: ${eventType(line) ?? 'message'}\ndata: ${line}\n\n`).join('');
-}
-
 /** Every recorded Responses stream (one entry per stream), with the usage of its terminal event. */
 export const responsesStreamFixtures = [
   { name: 'azure text', file: 'openai/responses/azure-text.1.chunks.txt', stream: 0 },

@@ -5,7 +5,7 @@
  * are recorded bytes from test/fixtures, so only the fault itself is made up.
  */
 import { fixtureChunks, readFixture } from '../fixtures.js';
-import { dataEvents, ssePieces, typedEvents } from '../sse.js';
+import { dataEvents, sseEvent, ssePieces, typedEvents } from '../sse.js';
 import type { ReceivedRequest } from './received-request.js';
 import type { Reply } from './reply.js';
 
@@ -86,7 +86,7 @@ export function faultReply(fault: Fault): (request: ReceivedRequest) => Reply {
 
 /** Filler that keeps going: JSON that never closes until the end, or one SSE event after another. */
 function* filler(stream: boolean, total: number): Generator<string> {
-  const piece = stream ? `data: {"filler":"${'x'.repeat(64 * 1024 - 24)}"}\n\n` : 'x'.repeat(64 * 1024);
+  const piece = stream ? sseEvent({ data: { filler: 'x'.repeat(64 * 1024 - 24) } }) : 'x'.repeat(64 * 1024);
   let sent = 0;
   if (!stream) {
     yield '{"id":"enormous","filler":"';
