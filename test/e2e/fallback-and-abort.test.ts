@@ -1,8 +1,7 @@
-import { createServer } from 'node:net';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureChunks, readFixture, sseFromChunks } from '../support/fixtures.js';
-import { type ScriptedUpstream, startScriptedUpstream } from '../support/scripted-upstream/index.js';
+import { closedPortUrl, startScriptedUpstream, type ScriptedUpstream } from '../support/scripted-upstream/index.js';
 import { splitSse } from '../support/sse.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
 
@@ -14,14 +13,6 @@ let refusingUrl: string;
 /** How long a stream the client left is still read for its usage. */
 const usageWaitMs = 300;
 
-/** A loopback port with nothing listening on it: connections are refused. */
-async function closedPortUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
-}
 
 beforeAll(async () => {
   primary = await startScriptedUpstream();

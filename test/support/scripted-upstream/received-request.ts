@@ -10,6 +10,8 @@ export interface SentAnswer {
   complete: boolean;
   /** When the connection closed before the answer was complete (the gateway left, or a scripted fault). */
   closedEarlyAt: number | undefined;
+  /** When the exchange was over, answered in full or not; undefined while it is in flight. */
+  endedAt: number | undefined;
 }
 
 /** One request the upstream received, in full, and what it answered. */
@@ -20,5 +22,7 @@ export interface ReceivedRequest {
   /** The raw body as UTF-8 text. */
   readonly body: string;
   readonly rawBody: Buffer;
+  /** When the whole request had arrived. */
+  readonly receivedAt: number;
   readonly answer: SentAnswer;
 }

@@ -18,7 +18,7 @@ export interface AnswerReply {
   readonly pieces?: Iterable<string | Buffer | Pause>;
   /** Silence between two pieces. */
   readonly gapMs?: number;
-  /** Silence before the headers. */
+  /** Silence before the headers (Infinity: no answer at all, the connection held open). */
   readonly delayMs?: number;
   /** What happens once the pieces are sent: the answer ends (default), the connection is reset, or it hangs open and silent. */
   readonly afterPieces?: 'end' | 'reset' | 'hang';

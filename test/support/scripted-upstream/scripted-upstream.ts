@@ -45,7 +45,8 @@ export async function startScriptedUpstream(options: { readonly reply?: ReplyScr
         headers: incoming.headers,
         body: rawBody.toString('utf8'),
         rawBody,
-        answer: { status: undefined, contentType: undefined, body: '', complete: false, closedEarlyAt: undefined },
+        receivedAt: Date.now(),
+        answer: { status: undefined, contentType: undefined, body: '', complete: false, closedEarlyAt: undefined, endedAt: undefined },
       };
       requests.push(received);
       const script = queue.shift() ?? fallback;

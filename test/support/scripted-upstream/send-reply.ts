@@ -7,7 +7,8 @@ export function sendReply(reply: Reply, received: ReceivedRequest, incoming: Inc
   const timers: NodeJS.Timeout[] = [];
   outgoing.on('close', () => {
     timers.forEach(clearTimeout);
-    if (!received.answer.complete) received.answer.closedEarlyAt = Date.now();
+    received.answer.endedAt = Date.now();
+    if (!received.answer.complete) received.answer.closedEarlyAt = received.answer.endedAt;
   });
   outgoing.on('finish', () => (received.answer.complete = true));
   // A gateway that leaves mid-answer makes later writes fail; that is the scenario, not an error.
@@ -26,7 +27,8 @@ export function sendReply(reply: Reply, received: ReceivedRequest, incoming: Inc
   }
   const start = (): void => startAnswer(reply, received, incoming, outgoing, write, timers);
   if (reply.delayMs === undefined) start();
-  else timers.push(setTimeout(start, reply.delayMs));
+  // Infinity holds the answer until the gateway gives up on it.
+  else if (Number.isFinite(reply.delayMs)) timers.push(setTimeout(start, reply.delayMs));
 }
 
 function startAnswer(reply: AnswerReply, received: ReceivedRequest, incoming: IncomingMessage, outgoing: ServerResponse, write: (piece: string | Buffer) => boolean, timers: NodeJS.Timeout[]): void {
