@@ -21,8 +21,8 @@ export async function runMeteredCall<Asked, Decoded, Answer extends MeteredAnswe
   endpoint: MeteredEndpoint<Asked, Decoded, Answer>,
   exchange: MeteredExchange,
   services: GatewayServices,
+  call: MeteredCall = new MeteredCall(exchange, services),
 ): Promise<GatewayAnswer> {
-  const call = new MeteredCall(exchange, services);
   // Set once the call passed validation and its reservation: a failure from then on is on the ledger.
   let passed = false;
   let decoded: Decoded | undefined;
