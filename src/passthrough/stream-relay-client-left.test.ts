@@ -5,11 +5,12 @@ import { ClientScope } from '../call/client-scope.js';
 import { StreamedCallScope } from '../call/streamed-call-scope.js';
 import { UpstreamBody } from '../upstream/upstream-body.js';
 import { relayStream, type RelayOutcome } from './stream-relay.js';
+import { sseEvent } from '../../test/support/sse.js';
 
 const context = { format: chatFormat, encode: { requestId: 'req_1' }, clientSignal: new ClientScope() } as unknown as AttemptContext;
 
-const contentEvent = 'data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"hi"}}],"usage":null}\n\n';
-const finishEvent = 'data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{},"finish_reason":"stop"}],"usage":null}\n\n';
+const contentEvent = sseEvent({ data: '{"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"hi"}}],"usage":null}' });
+const finishEvent = sseEvent({ data: '{"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{},"finish_reason":"stop"}],"usage":null}' });
 /** A usage chunk as a server that closes without `[DONE]` and without the event's blank line sends it. */
 const unterminatedUsageEvent = 'data: {"id":"c","object":"chat.completion.chunk","choices":[],"usage":{"prompt_tokens":5,"completion_tokens":2,"total_tokens":7}}';
 

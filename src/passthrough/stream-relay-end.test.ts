@@ -5,15 +5,16 @@ import { ClientScope } from '../call/client-scope.js';
 import { StreamedCallScope } from '../call/streamed-call-scope.js';
 import { UpstreamBody } from '../upstream/upstream-body.js';
 import { relayStream, type RelayOutcome } from './stream-relay.js';
+import { sseEvent } from '../../test/support/sse.js';
 
 // A tokenizer that never finishes loading: whatever waits for it never ends.
 vi.mock('../tokens/load-encoder.js', () => ({ loadEncoder: () => new Promise(() => {}) }));
 
 const context = { format: chatFormat, encode: { requestId: 'req_1' }, clientSignal: new ClientScope() } as unknown as AttemptContext;
 
-const contentEvent = 'data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"hi"}}],"usage":null}\n\n';
-const finishEvent = 'data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{},"finish_reason":"stop"}],"usage":null}\n\n';
-const doneEvent = 'data: [DONE]\n\n';
+const contentEvent = sseEvent({ data: '{"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"hi"}}],"usage":null}' });
+const finishEvent = sseEvent({ data: '{"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{},"finish_reason":"stop"}],"usage":null}' });
+const doneEvent = sseEvent({ data: '[DONE]' });
 
 describe('the end of a passed-through stream from a server that never states usage', () => {
   it('is not held up by counting its output, which is left to metering', async () => {

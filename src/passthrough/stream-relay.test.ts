@@ -5,13 +5,14 @@ import { ClientScope } from '../call/client-scope.js';
 import { StreamedCallScope } from '../call/streamed-call-scope.js';
 import { UpstreamBody } from '../upstream/upstream-body.js';
 import { relayStream } from './stream-relay.js';
+import { sseEvent } from '../../test/support/sse.js';
 
 const context = { format: chatFormat, encode: { requestId: 'req_1' } } as unknown as AttemptContext;
 
-const contentEvent = 'data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"hi"}}],"usage":null}\n\n';
-const finishEvent = 'data: {"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{},"finish_reason":"stop"}],"usage":null}\n\n';
-const usageEvent = 'data: {"id":"c","object":"chat.completion.chunk","choices":[],"usage":{"prompt_tokens":5,"completion_tokens":2,"total_tokens":7}}\n\n';
-const doneEvent = 'data: [DONE]\n\n';
+const contentEvent = sseEvent({ data: '{"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"hi"}}],"usage":null}' });
+const finishEvent = sseEvent({ data: '{"id":"c","object":"chat.completion.chunk","choices":[{"index":0,"delta":{},"finish_reason":"stop"}],"usage":null}' });
+const usageEvent = sseEvent({ data: '{"id":"c","object":"chat.completion.chunk","choices":[],"usage":{"prompt_tokens":5,"completion_tokens":2,"total_tokens":7}}' });
+const doneEvent = sseEvent({ data: '[DONE]' });
 
 async function relay(pieces: readonly string[], dropUsageChunk: boolean): Promise<{ text: string; usage: unknown }> {
   const body = new UpstreamBody(() => {}, () => {}, () => {});

@@ -1,26 +1,18 @@
 /** Helpers shared by the simulator's tests (not a test file itself). */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll } from 'vitest';
 import type { SimulatorHandle } from './index.js';
 import { startSimulator } from './index.js';
+import { fixtureChunks, readJsonFixture } from '../../test/support/fixtures.js';
 
-const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const fixturesRoot = path.resolve(repositoryRoot, 'test/fixtures');
-
-/** One recorded stream: each line of a `*.chunks.txt` fixture is one SSE data payload. */
+/** One recorded stream, parsed: each line of a `*.chunks.txt` fixture is one SSE data payload. */
 export function readFixtureChunks(relativePath: string): Array<Record<string, unknown>> {
-  return readFileSync(path.join(fixturesRoot, relativePath), 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
+  return fixtureChunks(relativePath).map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
 export function readFixtureJson(relativePath: string): Record<string, unknown> {
-  return JSON.parse(readFileSync(path.join(fixturesRoot, relativePath), 'utf8')) as Record<string, unknown>;
+  return readJsonFixture(relativePath) as Record<string, unknown>;
 }
 
 export interface ParsedSseEvent {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { captureResponseObject } from './capture-response-object.js';
 import type { CallCompletion, CallOutcome } from '../call/call-outcome.js';
 import type { ChunkStream } from '../call/commit-stream.js';
+import { sse, typedEvents } from '../../test/support/sse.js';
 
 async function* streamOf(pieces: readonly string[]): ChunkStream {
   const encoder = new TextEncoder();
@@ -20,14 +21,17 @@ const completed: Promise<CallCompletion> = Promise.resolve({ usage: undefined, c
 
 describe('capturing the response object of a Responses answer', () => {
   it('finds the terminal event even when its marker is split across chunks, and leaves the bytes alone', async () => {
-    const sse =
-      'event: response.created\ndata: {"type":"response.created","response":{"id":"resp_1","status":"in_progress"}}\n\n' +
-      'event: response.output_text.delta\ndata: {"type":"response.output_text.delta","delta":"the words response.completed in text"}\n\n' +
-      'event: response.completed\ndata: {"type":"response.completed","response":{"id":"resp_1","status":"completed","output":[]}}\n\n';
-    const cut = sse.indexOf('response.completed\ndata') + 9;
-    const { outcome, response } = captureResponseObject({ contentType: 'text/event-stream', body: streamOf([sse.slice(0, cut), sse.slice(cut)]), completion: completed });
+    const stream = sse(
+      typedEvents([
+        { type: 'response.created', response: { id: 'resp_1', status: 'in_progress' } },
+        { type: 'response.output_text.delta', delta: 'the words response.completed in text' },
+        { type: 'response.completed', response: { id: 'resp_1', status: 'completed', output: [] } },
+      ]),
+    );
+    const cut = stream.indexOf('response.completed\ndata') + 9;
+    const { outcome, response } = captureResponseObject({ contentType: 'text/event-stream', body: streamOf([stream.slice(0, cut), stream.slice(cut)]), completion: completed });
     const relayed = await readAll(outcome.body);
-    expect(relayed).toBe(sse);
+    expect(relayed).toBe(stream);
     expect(await response).toEqual({ id: 'resp_1', status: 'completed', output: [] });
   });
 
@@ -39,7 +43,7 @@ describe('capturing the response object of a Responses answer', () => {
   it('yields nothing for a stream that never completed', async () => {
     const { outcome, response } = captureResponseObject({
       contentType: 'text/event-stream',
-      body: streamOf(['event: response.created\ndata: {"type":"response.created","response":{"id":"resp_3"}}\n\n']),
+      body: streamOf([sse(typedEvents([{ type: 'response.created', response: { id: 'resp_3' } }]))]),
       completion: completed,
     });
     await readAll(outcome.body);

@@ -2,21 +2,22 @@ import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureChunks, sseFromChunks } from '../support/fixtures.js';
-import { ssePieces, startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { type ScriptedUpstream, startScriptedUpstream } from '../support/scripted-upstream/index.js';
+import { splitSse } from '../support/sse.js';
 import { startTestGateway, waitForLedgerEntry, type TestGateway } from '../support/gateway-harness.js';
 
 /**
  * An upstream that stops in the middle of a tool call: every client format gets its own error
  * event after what had been sent, open blocks are closed, and the call is still metered.
  */
-let upstream: FakeUpstream;
-let chatUpstream: FakeUpstream;
+let upstream: ScriptedUpstream;
+let chatUpstream: ScriptedUpstream;
 let gateway: TestGateway;
 let ledgerEntries = 0;
 
 beforeAll(async () => {
-  upstream = await startFakeUpstream();
-  chatUpstream = await startFakeUpstream();
+  upstream = await startScriptedUpstream();
+  chatUpstream = await startScriptedUpstream();
   gateway = await startTestGateway({
     providers: {
       anthropic: { type: 'anthropic', base_url: upstream.url, api_key: 'k' },
@@ -38,7 +39,7 @@ afterAll(async () => {
 function replayCutShort(): void {
   const chunks = fixtureChunks('anthropic/messages/anthropic-json-tool.1.chunks.txt');
   // Keep message_start, the tool block's start and a few argument fragments; then the connection ends.
-  upstream.reply({ pieces: ssePieces(sseFromChunks(chunks.slice(0, 6), 'named')) });
+  upstream.reply({ pieces: splitSse(sseFromChunks(chunks.slice(0, 6), 'named')) });
 }
 
 const prompt = 'give me json';
@@ -74,7 +75,7 @@ describe('an upstream stream that ends abruptly', () => {
 
   it('closes the open block of a translated Messages stream before its error event', async () => {
     const chunks = fixtureChunks('openai-compatible/chat/deepseek-tool-call.chunks.txt');
-    chatUpstream.reply({ pieces: ssePieces(sseFromChunks(chunks.slice(0, 30), 'data')) });
+    chatUpstream.reply({ pieces: splitSse(sseFromChunks(chunks.slice(0, 30), 'data')) });
     const events = await messagesEvents('deepseek');
     expect(events[0]).toBe('message_start');
     expect(events.at(-1)).toBe('error');

@@ -2,18 +2,18 @@ import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/default-config.js';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { type ScriptedUpstream, startScriptedUpstream } from '../support/scripted-upstream/index.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
 import { insertLimitedKey } from '../support/limited-keys.js';
 import { pollUntilDone, quickVideoSettings } from '../support/video-jobs.js';
 
 let gateway: TestGateway;
-let upstream: FakeUpstream;
+let upstream: ScriptedUpstream;
 
 const price = { input_per_mtok: '1.00', output_per_mtok: '2.00', effective_from: '2026-01-01' };
 
 beforeAll(async () => {
-  upstream = await startFakeUpstream();
+  upstream = await startScriptedUpstream();
   const config = defaultConfig({}) as { providers: Record<string, unknown>; models: unknown[] };
   gateway = await startTestGateway({
     ...config,

@@ -1,7 +1,8 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureChunks, readFixture, sseFromChunks, type SseFraming } from '../support/fixtures.js';
-import { ssePieces, startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { type ScriptedUpstream, startScriptedUpstream } from '../support/scripted-upstream/index.js';
+import { splitSse } from '../support/sse.js';
 import { startTestGateway, waitForLedgerEntry, type TestGateway } from '../support/gateway-harness.js';
 
 /**
@@ -70,15 +71,15 @@ const scenarios: Scenario[] = [
   },
 ];
 
-const upstreams = {} as Record<UpstreamKind, FakeUpstream>;
+const upstreams = {} as Record<UpstreamKind, ScriptedUpstream>;
 let gateway: TestGateway;
 let client: OpenAI;
 let ledgerEntries = 0;
 
 beforeAll(async () => {
-  upstreams.compatible = await startFakeUpstream();
-  upstreams.anthropic = await startFakeUpstream();
-  upstreams.gemini = await startFakeUpstream();
+  upstreams.compatible = await startScriptedUpstream();
+  upstreams.anthropic = await startScriptedUpstream();
+  upstreams.gemini = await startScriptedUpstream();
   gateway = await startTestGateway({
     providers: {
       compatible: { type: 'openai-compatible', base_url: `${upstreams.compatible.url}/v1`, api_key: 'upstream-secret-compatible' },
@@ -106,7 +107,7 @@ function replay(scenario: Scenario): void {
     return;
   }
   const sse = sseFromChunks(fixtureChunks(scenario.recording), framing[scenario.upstream], scenario.upstream === 'compatible');
-  upstream.reply({ pieces: ssePieces(sse) });
+  upstream.reply({ pieces: splitSse(sse) });
 }
 
 function assertAnswer(message: OpenAI.Chat.ChatCompletionMessage, finish: string | null | undefined, expected: Expected): void {
@@ -152,7 +153,7 @@ describe.each(scenarios)('chat client → $upstream upstream, $name (stream: $st
 describe('streams without include_usage', () => {
   it('still meters a passed-through chat stream, and the client sees no usage chunk it did not ask for', async () => {
     const recording = 'openai/chat/openai-text.chunks.txt';
-    upstreams.compatible.reply({ pieces: ssePieces(sseFromChunks(fixtureChunks(recording), 'data', true)) });
+    upstreams.compatible.reply({ pieces: splitSse(sseFromChunks(fixtureChunks(recording), 'data', true)) });
     const response = await fetch(`${gateway.url}/v1/chat/completions`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

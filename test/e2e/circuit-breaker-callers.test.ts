@@ -2,7 +2,7 @@ import type OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ask, failure, startBreakerGateway, type BreakerGateway } from '../support/breaker-gateway.js';
 import { readFixture } from '../support/fixtures.js';
-import type { FakeReply, FakeUpstream } from '../support/fake-upstream.js';
+import type { AnswerReply, ScriptedUpstream } from '../support/scripted-upstream/index.js';
 import type { TestGateway } from '../support/gateway-harness.js';
 
 /**
@@ -15,12 +15,12 @@ import type { TestGateway } from '../support/gateway-harness.js';
  */
 
 const cooldownMs = 1_500;
-let upstream: FakeUpstream;
+let upstream: ScriptedUpstream;
 let gateway: TestGateway;
 let attacker: OpenAI;
 let bystander: OpenAI;
 
-function replyTo(body: string): FakeReply {
+function replyTo(body: string): AnswerReply {
   const failed = { status: 500, body: '{"error":{"message":"The server had an error","type":"server_error"}}' };
   if (body.includes('please fail slowly')) return { ...failed, delayMs: 800 };
   if (body.includes('please fail')) return failed;

@@ -2,7 +2,7 @@ import type OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ask, failure, startBreakerGateway, type BreakerGateway } from '../support/breaker-gateway.js';
 import { readFixture } from '../support/fixtures.js';
-import type { FakeReply, FakeUpstream } from '../support/fake-upstream.js';
+import type { AnswerReply, ScriptedUpstream } from '../support/scripted-upstream/index.js';
 
 /**
  * A route's circuit breaker is shared by every key, so one key must not be able to open it for
@@ -11,11 +11,11 @@ import type { FakeReply, FakeUpstream } from '../support/fake-upstream.js';
  * the request asks for: `please time out`, `please refuse` (400), `please fail` (500), else an answer.
  */
 
-let upstream: FakeUpstream;
+let upstream: ScriptedUpstream;
 let attacker: OpenAI;
 let bystander: OpenAI;
 
-function replyTo(body: string): FakeReply {
+function replyTo(body: string): AnswerReply {
   if (body.includes('please time out')) return { delayMs: 2_500, body: readFixture('openai/chat/openai-text.json') };
   if (body.includes('please refuse')) return { status: 400, body: '{"error":{"message":"Invalid schema for function","type":"invalid_request_error"}}' };
   if (body.includes('please fail')) return { status: 500, body: '{"error":{"message":"The server had an error","type":"server_error"}}' };

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertKey } from '../support/admin-keys.js';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { type ScriptedUpstream, startScriptedUpstream } from '../support/scripted-upstream/index.js';
 import { startTestGateway, waitForLedgerEntry, type TestGateway } from '../support/gateway-harness.js';
 
 /**
@@ -9,12 +9,12 @@ import { startTestGateway, waitForLedgerEntry, type TestGateway } from '../suppo
  * its own (it used to fail with a 500 on the way out of the retry wait).
  */
 
-let upstream: FakeUpstream;
+let upstream: ScriptedUpstream;
 let gateway: TestGateway;
 let secret: string;
 
 beforeAll(async () => {
-  upstream = await startFakeUpstream();
+  upstream = await startScriptedUpstream();
   // Slow, then failing: the client leaves while the first attempt is still running.
   upstream.reply({ status: 500, delayMs: 400, body: '{"error":{"message":"boom","type":"server_error"}}' });
   gateway = await startTestGateway({

@@ -1,16 +1,16 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { type ScriptedUpstream, startScriptedUpstream } from '../support/scripted-upstream/index.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
 import { insertLimitedKey, startOfAFreshMinute } from '../support/limited-keys.js';
 
 /** `count_tokens` reaches the upstream for an Anthropic route: each count is a call the key's rate limits must see. */
 
 let gateway: TestGateway;
-let upstream: FakeUpstream;
+let upstream: ScriptedUpstream;
 
 beforeAll(async () => {
-  upstream = await startFakeUpstream();
+  upstream = await startScriptedUpstream();
   upstream.reply({ body: JSON.stringify({ input_tokens: 7 }) });
   gateway = await startTestGateway({
     providers: { 'up-anthropic': { type: 'anthropic', base_url: upstream.url }, 'up-openai': { type: 'openai', base_url: upstream.url } },

@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { type ScriptedUpstream, startScriptedUpstream } from '../support/scripted-upstream/index.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
 
 /**
@@ -8,7 +8,7 @@ import { startTestGateway, type TestGateway } from '../support/gateway-harness.j
  * discovery lists, the pricing records field by field, image and video model records.
  */
 
-let upstream: FakeUpstream;
+let upstream: ScriptedUpstream;
 let gateway: TestGateway;
 
 function config(): Record<string, unknown> {
@@ -61,7 +61,7 @@ function config(): Record<string, unknown> {
 }
 
 beforeAll(async () => {
-  upstream = await startFakeUpstream();
+  upstream = await startScriptedUpstream();
   gateway = await startTestGateway(config());
 });
 afterAll(async () => {

@@ -1,30 +1,22 @@
-import { createServer } from 'node:net';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureChunks, readFixture, sseFromChunks } from '../support/fixtures.js';
-import { ssePieces, startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { closedPortUrl, startScriptedUpstream, type ScriptedUpstream } from '../support/scripted-upstream/index.js';
+import { splitSse } from '../support/sse.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
 
-let primary: FakeUpstream;
-let secondary: FakeUpstream;
+let primary: ScriptedUpstream;
+let secondary: ScriptedUpstream;
 let gateway: TestGateway;
 let client: OpenAI;
 let refusingUrl: string;
 /** How long a stream the client left is still read for its usage. */
 const usageWaitMs = 300;
 
-/** A loopback port with nothing listening on it: connections are refused. */
-async function closedPortUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
-}
 
 beforeAll(async () => {
-  primary = await startFakeUpstream();
-  secondary = await startFakeUpstream();
+  primary = await startScriptedUpstream();
+  secondary = await startScriptedUpstream();
   refusingUrl = await closedPortUrl();
   gateway = await startTestGateway({
     routing: { attempts_per_route: 2, backoff_ms: 5, usage_wait_after_disconnect_ms: usageWaitMs },
@@ -62,7 +54,7 @@ describe('fallback to the next route', () => {
   it('retries a 503 on the same route, then falls back, streamed', async () => {
     primary.reply({ status: 503, body: '{"error":{"message":"overloaded","type":"server_error"}}' });
     const sse = sseFromChunks(fixtureChunks('anthropic/messages/anthropic-text.chunks.txt'), 'named');
-    secondary.reply({ pieces: ssePieces(sse) });
+    secondary.reply({ pieces: splitSse(sse) });
     const primaryBefore = primary.requests.length;
     const stream = client.chat.completions.stream({ model: 'primary-then-secondary', messages: question });
     const final = await stream.finalChatCompletion();
@@ -89,8 +81,8 @@ describe('fallback to the next route', () => {
 describe('client disconnects', () => {
   it('closes the upstream connection within a second of the wait for usage after a mid-stream abort', async () => {
     const chunks = fixtureChunks('openai/chat/openai-text.chunks.txt');
-    primary.reply({ pieces: ssePieces(sseFromChunks(chunks, 'data', true)), gapMs: 100 });
-    const closedBefore = primary.closedConnections();
+    primary.reply({ pieces: splitSse(sseFromChunks(chunks, 'data', true)), gapMs: 100 });
+    const closedBefore = primary.closedEarly();
     const controller = new AbortController();
     const response = await fetch(`${gateway.url}/v1/chat/completions`, {
       method: 'POST',
@@ -103,10 +95,10 @@ describe('client disconnects', () => {
     await reader.read();
     controller.abort();
     const abortedAt = Date.now();
-    while (primary.closedConnections() === closedBefore && Date.now() - abortedAt < usageWaitMs + 1_000) {
+    while (primary.closedEarly() === closedBefore && Date.now() - abortedAt < usageWaitMs + 1_000) {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
-    expect(primary.closedConnections()).toBe(closedBefore + 1);
+    expect(primary.closedEarly()).toBe(closedBefore + 1);
     // The stream still had 30 s to run: it was read on for its usage, then stopped.
     expect(Date.now() - abortedAt).toBeGreaterThanOrEqual(usageWaitMs - 50);
     expect(Date.now() - abortedAt).toBeLessThan(usageWaitMs + 1_000);

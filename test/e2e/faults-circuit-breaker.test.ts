@@ -2,7 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertKey } from '../support/admin-keys.js';
-import { startFaultUpstream, type FaultUpstream } from '../support/fault-upstream.js';
+import { faultReply, startScriptedUpstream, type ScriptedUpstream } from '../support/scripted-upstream/index.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
 import type { LedgerEntry } from '../../src/metering/ledger-entry.js';
 
@@ -12,16 +12,16 @@ import type { LedgerEntry } from '../../src/metering/ledger-entry.js';
  * trial that works; visible in /admin/routes and /metrics.
  */
 
-let flaky: FaultUpstream;
-let backup: FaultUpstream;
+let flaky: ScriptedUpstream;
+let backup: ScriptedUpstream;
 let gateway: TestGateway;
 let openai: OpenAI;
 let adminSecret: string;
 const cooldownMs = 1_000;
 
 beforeAll(async () => {
-  flaky = await startFaultUpstream();
-  backup = await startFaultUpstream();
+  flaky = await startScriptedUpstream({ reply: faultReply({ kind: 'ok' }) });
+  backup = await startScriptedUpstream({ reply: faultReply({ kind: 'ok' }) });
   gateway = await startTestGateway({
     routing: { attempts_per_route: 1, backoff_ms: 5, timeout_ms: 5_000, max_retry_after_ms: 500, circuit_breaker: { consecutive_failures: 2, cooldown_ms: cooldownMs } },
     providers: {
@@ -68,7 +68,7 @@ async function newestEntry(): Promise<LedgerEntry> {
 
 describe('fallback before the first byte', () => {
   it('moves to the next route at once when retry-after is longer than max_retry_after_ms', async () => {
-    flaky.script({ kind: 'rate-limited', retryAfterSeconds: 20 });
+    flaky.script(faultReply({ kind: 'rate-limited', retryAfterSeconds: 20 }));
     const startedAt = Date.now();
     const flakyBefore = flaky.requests.length;
     const answer = await ask();
@@ -79,7 +79,7 @@ describe('fallback before the first byte', () => {
   });
 
   it('falls back on garbage instead of an event stream', async () => {
-    flaky.script({ kind: 'garbage-sse' });
+    flaky.script(faultReply({ kind: 'garbage-sse' }));
     const stream = await openai.chat.completions.create({ model: 'with-backup', stream: true, messages: [{ role: 'user', content: 'hi' }] });
     let text = '';
     for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
@@ -90,7 +90,7 @@ describe('fallback before the first byte', () => {
 describe('a route that keeps failing', () => {
   it('opens after consecutive failures, is skipped during its cool-down and shows as open', async () => {
     await new Promise((resolve) => setTimeout(resolve, cooldownMs));
-    flaky.setDefault({ kind: 'server-error', status: 500 });
+    flaky.reply(faultReply({ kind: 'server-error', status: 500 }));
     await ask();
     await ask();
     expect((await routeStates())['with-backup/flaky']).toBe('open');
@@ -116,8 +116,8 @@ describe('a route that keeps failing', () => {
 
   it('sends only one trial while half-open, and closes when it works', async () => {
     await new Promise((resolve) => setTimeout(resolve, cooldownMs + 50));
-    flaky.setDefault({ kind: 'ok' });
-    flaky.script({ kind: 'slow-first-byte', delayMs: 300 });
+    flaky.reply(faultReply({ kind: 'ok' }));
+    flaky.script(faultReply({ kind: 'slow-first-byte', delayMs: 300 }));
     const flakyBefore = flaky.requests.length;
     const trial = ask();
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -132,7 +132,7 @@ describe('a route that keeps failing', () => {
   });
 
   it('answers 503 with retry-after in the client shape when every route is open', async () => {
-    flaky.setDefault({ kind: 'reset-before-first-byte' });
+    flaky.reply(faultReply({ kind: 'reset-before-first-byte' }));
     const anthropic = new Anthropic({ baseURL: gateway.url, apiKey: adminSecret, maxRetries: 0 });
     const send = () => anthropic.messages.create({ model: 'alone', max_tokens: 20, messages: [{ role: 'user', content: 'hi' }] }).catch((error: unknown) => error);
     expect(((await send()) as InstanceType<typeof Anthropic.APIError>).status).toBe(502);
@@ -144,7 +144,7 @@ describe('a route that keeps failing', () => {
     expect(Number(refused.headers?.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(flaky.requests.length).toBe(before);
     expect((await newestEntry()).status).toBe(503);
-    flaky.setDefault({ kind: 'ok' });
+    flaky.reply(faultReply({ kind: 'ok' }));
     await new Promise((resolve) => setTimeout(resolve, cooldownMs + 50));
     expect((await anthropic.messages.create({ model: 'alone', max_tokens: 20, messages: [{ role: 'user', content: 'hi' }] })).content.length).toBeGreaterThan(0);
   });

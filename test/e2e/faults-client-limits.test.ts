@@ -2,7 +2,8 @@ import { connect, type Socket } from 'node:net';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fixtureChunks, sseFromChunks } from '../support/fixtures.js';
-import { ssePieces, startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { type ScriptedUpstream, startScriptedUpstream } from '../support/scripted-upstream/index.js';
+import { splitSse } from '../support/sse.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
 
 /**
@@ -12,15 +13,15 @@ import { startTestGateway, type TestGateway } from '../support/gateway-harness.j
  * bounds still arrives whole. Nothing refused reaches the upstream or the ledger.
  */
 
-let upstream: FakeUpstream;
+let upstream: ScriptedUpstream;
 let gateway: TestGateway;
 let client: OpenAI;
 const limits = { headers_timeout_ms: 600, request_timeout_ms: 1_200, keep_alive_timeout_ms: 500, max_header_bytes: 4_096 };
 const body = JSON.stringify({ model: 'gpt', messages: [{ role: 'user', content: 'hello' }] });
-const streamPieces = ssePieces(sseFromChunks(fixtureChunks('openai/chat/openai-text.chunks.txt'), 'data', true));
+const streamPieces = splitSse(sseFromChunks(fixtureChunks('openai/chat/openai-text.chunks.txt'), 'data', true));
 
 beforeAll(async () => {
-  upstream = await startFakeUpstream();
+  upstream = await startScriptedUpstream();
   gateway = await startTestGateway({
     server: limits,
     providers: { fake: { type: 'openai-compatible', base_url: `${upstream.url}/v1` } },

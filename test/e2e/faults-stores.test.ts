@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/default-config.js';
 import { insertKey } from '../support/admin-keys.js';
 import { startFaultTcpProxy, type FaultTcpProxy } from '../support/fault-tcp-proxy.js';
-import { startFaultUpstream, type FaultUpstream } from '../support/fault-upstream.js';
+import { faultReply, startScriptedUpstream, type ScriptedUpstream } from '../support/scripted-upstream/index.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
 import { createPostgresTestDatabase, type PostgresTestDatabase } from '../support/postgres-test-database.js';
 import { startS3ProtocolServer, s3ProtocolServerCredentials, type S3ProtocolServer } from '../support/s3-protocol-server.js';
@@ -32,7 +32,7 @@ const readyStatus = async (gateway: TestGateway): Promise<number> => (await fetc
 describe.skipIf(adminUrl === undefined)('PostgreSQL unavailable', () => {
   let database: PostgresTestDatabase;
   let proxy: FaultTcpProxy;
-  let upstream: FaultUpstream;
+  let upstream: ScriptedUpstream;
   let gateway: TestGateway;
 
   beforeAll(async () => {
@@ -42,7 +42,7 @@ describe.skipIf(adminUrl === undefined)('PostgreSQL unavailable', () => {
     const proxied = new URL(database.url);
     proxied.hostname = proxy.host;
     proxied.port = String(proxy.port);
-    upstream = await startFaultUpstream();
+    upstream = await startScriptedUpstream({ reply: faultReply({ kind: 'ok' }) });
     gateway = await startTestGateway({
       database: { url: proxied.toString(), connect_timeout_ms: 500, query_timeout_ms: 500 },
       providers: { chat: { type: 'openai-compatible', base_url: `${upstream.url}/v1` } },

@@ -1,7 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFaultUpstream, type Fault, type FaultUpstream } from '../support/fault-upstream.js';
+import { faultReply, startScriptedUpstream, type Fault, type ScriptedUpstream } from '../support/scripted-upstream/index.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
 import type { LedgerEntry } from '../../src/metering/ledger-entry.js';
 
@@ -14,7 +14,7 @@ import type { LedgerEntry } from '../../src/metering/ledger-entry.js';
 type Family = 'chat' | 'responses' | 'messages';
 type Outcome = { readonly status: number; readonly retryAfter: string | null; readonly message: string };
 
-let upstream: FaultUpstream;
+let upstream: ScriptedUpstream;
 let gateway: TestGateway;
 let openai: OpenAI;
 let anthropic: Anthropic;
@@ -22,7 +22,7 @@ let anthropic: Anthropic;
 const timeoutMs = 250;
 
 beforeAll(async () => {
-  upstream = await startFaultUpstream();
+  upstream = await startScriptedUpstream({ reply: faultReply({ kind: 'ok' }) });
   gateway = await startTestGateway({
     routing: {
       attempts_per_route: 2,
@@ -92,7 +92,7 @@ async function ledgerEntries(): Promise<LedgerEntry[]> {
 async function faulted(family: Family, model: string, stream: boolean, faults: Fault[]): Promise<{ outcome: Outcome; entry: LedgerEntry; upstreamCalls: number }> {
   const before = (await ledgerEntries()).length;
   const requestsBefore = upstream.requests.length;
-  upstream.script(...faults);
+  upstream.script(...faults.map(faultReply));
   const outcome = await call(family, model, stream);
   const upstreamCalls = upstream.requests.length - requestsBefore;
   let entries = await ledgerEntries();

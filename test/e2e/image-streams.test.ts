@@ -4,7 +4,8 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/default-config.js';
 import { startSimulator, type SimulatorHandle } from '../../src/sim/index.js';
-import { startFakeUpstream, ssePieces, type FakeUpstream } from '../support/fake-upstream.js';
+import { type ScriptedUpstream, startScriptedUpstream } from '../support/scripted-upstream/index.js';
+import { ssePieces } from '../support/sse.js';
 import { startTestGateway, waitForLedgerEntry, type TestGateway } from '../support/gateway-harness.js';
 
 /**
@@ -15,7 +16,7 @@ import { startTestGateway, waitForLedgerEntry, type TestGateway } from '../suppo
 
 let gateway: TestGateway;
 let simulator: SimulatorHandle;
-let upstream: FakeUpstream;
+let upstream: ScriptedUpstream;
 let client: OpenAI;
 let ledgerEntries = 0;
 
@@ -24,7 +25,7 @@ const lowSquareNanoUsd = 10_000_000n;
 
 beforeAll(async () => {
   simulator = await startSimulator({ port: 0 });
-  upstream = await startFakeUpstream();
+  upstream = await startScriptedUpstream();
   const base = defaultConfig({}) as { providers: Record<string, unknown>; models: Array<Record<string, unknown>> };
   const simImage = base.models.find((model) => model.id === 'sim-image') as Record<string, unknown>;
   gateway = await startTestGateway({
@@ -189,7 +190,7 @@ describe('streamed image generation', () => {
 
   it('ends a stream the upstream breaks off with an error event, which the SDK raises, and bills nothing', async () => {
     const partial = { type: 'image_generation.partial_image', b64_json: 'AAAA', created_at: 1, size: '1024x1024', quality: 'low', output_format: 'png', background: 'opaque', partial_image_index: 0 };
-    upstream.reply({ contentType: 'text/event-stream', pieces: ssePieces(`event: image_generation.partial_image\ndata: ${JSON.stringify(partial)}\n\n`) });
+    upstream.reply({ contentType: 'text/event-stream', pieces: ssePieces([{ event: 'image_generation.partial_image', data: partial }]) });
     const stream = await client.images.generate({ model: 'recorded-image', prompt: 'A lighthouse', stream: true, partial_images: 1, size: '1024x1024', quality: 'low' });
     const seen: string[] = [];
     const failure = await (async () => {

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { type ScriptedUpstream, startScriptedUpstream } from '../support/scripted-upstream/index.js';
 import { readFixture } from '../support/fixtures.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
 import { insertApiKey } from '../support/insert-api-key.js';
@@ -15,14 +15,14 @@ import { insertApiKey } from '../support/insert-api-key.js';
 const bodyLimit = 48 * 1024;
 const maxInputImageBytes = 4 * 1024;
 
-let upstream: FakeUpstream;
+let upstream: ScriptedUpstream;
 let gateway: TestGateway;
 let secret: string;
 let smallPng: Buffer;
 let largePng: Buffer;
 
 beforeAll(async () => {
-  upstream = await startFakeUpstream();
+  upstream = await startScriptedUpstream();
   upstream.reply({ body: readFixture('openai/images/openai-image-edit.json') });
   gateway = await startTestGateway({
     server: { body_limit_bytes: bodyLimit },

@@ -2,7 +2,7 @@ import OpenAI, { APIError, toFile } from 'openai';
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { LedgerEntry } from '../../src/metering/ledger-entry.js';
-import { startFakeUpstream, type FakeUpstream, type RecordedRequest } from '../support/fake-upstream.js';
+import { type ReceivedRequest, type ScriptedUpstream, startScriptedUpstream } from '../support/scripted-upstream/index.js';
 import { readFixture } from '../support/fixtures.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
 import { recordedBodyWithPictures, type GeneratedPicture } from '../support/recorded-image-bodies.js';
@@ -15,7 +15,7 @@ import { recordedBodyWithPictures, type GeneratedPicture } from '../support/reco
  * own dialect.
  */
 
-let upstream: FakeUpstream;
+let upstream: ScriptedUpstream;
 let gateway: TestGateway;
 let client: OpenAI;
 
@@ -39,7 +39,7 @@ const geminiThreeRules = {
 };
 
 beforeAll(async () => {
-  upstream = await startFakeUpstream();
+  upstream = await startScriptedUpstream();
   gateway = await startTestGateway({
     providers: {
       openai: { type: 'openai', base_url: `${upstream.url}/v1`, api_key: 'upstream-openai-secret' },
@@ -83,23 +83,23 @@ async function replay(fixture: string, fallback = { width: 1024, height: 1024 })
   return pictures;
 }
 
-function onlyRequest(): RecordedRequest {
+function onlyRequest(): ReceivedRequest {
   expect(upstream.requests).toHaveLength(1);
   return upstream.requests[0]!;
 }
 
-function jsonBody(request: RecordedRequest): Record<string, unknown> {
+function jsonBody(request: ReceivedRequest): Record<string, unknown> {
   expect(request.headers['content-type']).toMatch(/^application\/json/);
   return JSON.parse(request.body) as Record<string, unknown>;
 }
 
 /** The names of the parts of a multipart body, in order. */
-function formFieldNames(request: RecordedRequest): string[] {
+function formFieldNames(request: ReceivedRequest): string[] {
   expect(request.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
   return [...request.body.matchAll(/content-disposition: form-data; name="([^"]+)"/gi)].map((match) => match[1] ?? '');
 }
 
-function formValue(request: RecordedRequest, name: string): string | undefined {
+function formValue(request: ReceivedRequest, name: string): string | undefined {
   const match = new RegExp(`name="${name.replace(/[[\]]/g, '\\$&')}"\\r\\n\\r\\n([^\\r]*)\\r\\n`).exec(request.body);
   return match?.[1];
 }

@@ -8,7 +8,7 @@ import { openStorage } from '../../src/storage/open-storage.js';
 import type { ApiKeyRecord, ApiKeyScopes } from '../../src/keys/api-key.js';
 import type { Storage } from '../../src/storage/ports.js';
 import { readFixture } from '../support/fixtures.js';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { type ScriptedUpstream, startScriptedUpstream } from '../support/scripted-upstream/index.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
 import { apiKeyRecord } from '../../src/keys/api-key-record.js';
 
@@ -19,13 +19,13 @@ import { apiKeyRecord } from '../../src/keys/api-key-record.js';
  * reached no upstream.
  */
 
-let openaiUpstream: FakeUpstream;
-let anthropicUpstream: FakeUpstream;
+let openaiUpstream: ScriptedUpstream;
+let anthropicUpstream: ScriptedUpstream;
 
 beforeAll(async () => {
-  openaiUpstream = await startFakeUpstream();
+  openaiUpstream = await startScriptedUpstream();
   openaiUpstream.reply({ body: readFixture('openai/chat/openai-text.json') });
-  anthropicUpstream = await startFakeUpstream();
+  anthropicUpstream = await startScriptedUpstream();
   anthropicUpstream.reply({ body: readFixture('anthropic/messages/anthropic-text.json') });
 });
 afterAll(async () => {

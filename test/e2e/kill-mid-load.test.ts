@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CountingUpstream } from '../support/counting-upstream.js';
+import { isGenerationCall, startSimulatorUpstream, type SimulatorUpstream } from '../support/scripted-upstream/index.js';
 import { exitOf, ledgerEntries, serveForDrain } from '../support/drain-gateway.js';
 import { streamCall } from '../support/stream-outcome.js';
 import { pollUntilDone } from '../support/video-jobs.js';
@@ -18,10 +18,10 @@ import { pollUntilDone } from '../support/video-jobs.js';
  */
 
 let workDirectory: string;
-const upstream = new CountingUpstream();
+let upstream: SimulatorUpstream;
 beforeAll(async () => {
   workDirectory = mkdtempSync(path.join(tmpdir(), 'switchyard-kill-'));
-  await upstream.start();
+  upstream = await startSimulatorUpstream();
 });
 afterAll(async () => {
   await upstream.close();
@@ -58,7 +58,7 @@ describe('a gateway killed outright under load', () => {
     first.process.kill('SIGKILL');
     await exitOf(first, killedAt);
     await Promise.all(workers);
-    const answered = upstream.answered;
+    const answered = upstream.completed(isGenerationCall);
 
     const entries = await ledgerEntries(databaseUrl);
     const recorded = new Set(entries.map((entry) => entry.requestId));

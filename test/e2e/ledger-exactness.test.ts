@@ -3,7 +3,7 @@ import { defaultConfig } from '../../src/config/default-config.js';
 import type { LedgerEntry } from '../../src/metering/ledger-entry.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
 import { insertLimitedKey } from '../support/limited-keys.js';
-import { startMeteredUpstream, type AskedUsage, type MeteredUpstream } from '../support/metered-upstream.js';
+import { askedId, meteredReply, startScriptedUpstream, type AskedUsage, type ScriptedUpstream } from '../support/scripted-upstream/index.js';
 
 /**
  * 1,000 concurrent calls of every kind the gateway meters, checked against a recomputation that
@@ -13,12 +13,12 @@ import { startMeteredUpstream, type AskedUsage, type MeteredUpstream } from '../
  * the usage the upstream reported after it left (status 499).
  */
 let gateway: TestGateway;
-let upstream: MeteredUpstream;
+let upstream: ScriptedUpstream;
 let secret: string;
 let keyId: string;
 
 beforeAll(async () => {
-  upstream = await startMeteredUpstream();
+  upstream = await startScriptedUpstream({ reply: meteredReply });
   const base = defaultConfig({});
   const simImage = (base.models as Record<string, unknown>[]).find((model) => model.id === 'sim-image')!;
   gateway = await startTestGateway({
@@ -191,6 +191,6 @@ describe('the ledger under 1,000 concurrent mixed calls', () => {
     // The running total a budget reads agrees with the entries to the last unit too.
     expect((await gateway.services.storage.ledger.spend(keyId, new Date())).total).toBe(ledgerTotal);
     // Every call that reached the upstream is one of the 1,000, and none was sent twice.
-    expect(upstream.answered.size).toBe(1_000);
+    expect(new Set(upstream.requests.map(askedId)).size).toBe(1_000);
   }, 120_000);
 });

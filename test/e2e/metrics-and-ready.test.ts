@@ -11,6 +11,7 @@ import type { LedgerEntry } from '../../src/metering/ledger-entry.js';
 import type { Storage } from '../../src/storage/ports.js';
 import { startTestGateway, waitForLedgerEntry, type TestGateway } from '../support/gateway-harness.js';
 import { insertApiKey } from '../support/insert-api-key.js';
+import { closedPortUrl } from '../support/scripted-upstream/index.js';
 import { pollUntilDone, quickVideoSettings, temporaryContentDirectory } from '../support/video-jobs.js';
 
 /**
@@ -301,14 +302,6 @@ async function insertAdminKey(storage: Storage): Promise<string> {
   return secret;
 }
 
-/** A loopback port with nothing listening on it: connections are refused. */
-async function closedPortUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
-}
 
 async function listenOn(listener: ReturnType<typeof createRequestListener>): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer(listener);

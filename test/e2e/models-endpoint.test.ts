@@ -2,7 +2,7 @@ import OpenAI, { APIError } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/default-config.js';
 import type { Storage } from '../../src/storage/ports.js';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { type ScriptedUpstream, startScriptedUpstream } from '../support/scripted-upstream/index.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
 import { mintApiKeySecret } from '../../src/keys/api-key-secret.js';
 import { insertApiKey } from '../support/insert-api-key.js';
@@ -12,7 +12,7 @@ import { insertApiKey } from '../support/insert-api-key.js';
  * filtered by output modality and by what can actually be called, public by default.
  */
 
-let upstream: FakeUpstream;
+let upstream: ScriptedUpstream;
 
 /** The built-in simulator models plus image and video models, and models nobody can call. */
 function discoveryConfig(server: Record<string, unknown> = {}): Record<string, unknown> {
@@ -42,7 +42,7 @@ const textIds = ['sim-claude', 'sim-gemini', 'sim-gpt', 'vendor/slashed'];
 let gateway: TestGateway;
 
 beforeAll(async () => {
-  upstream = await startFakeUpstream();
+  upstream = await startScriptedUpstream();
   gateway = await startTestGateway(discoveryConfig());
 });
 afterAll(async () => {

@@ -5,7 +5,7 @@ import { freshKeyPrefix, recordingLogger, testRedisUrl } from '../../src/redis/r
 import { startGateway, type RunningGateway } from '../../src/app/start-gateway.js';
 import { openStorage } from '../../src/storage/open-storage.js';
 import type { Storage } from '../../src/storage/ports.js';
-import { startFakeUpstream, type FakeUpstream, type RecordedRequest } from '../support/fake-upstream.js';
+import { type ReceivedRequest, type ScriptedUpstream, startScriptedUpstream } from '../support/scripted-upstream/index.js';
 import { insertLimitedKey } from '../support/limited-keys.js';
 
 /** The worst case of a chat call with `n` choices, reserved across two gateways that share their budgets through Redis. */
@@ -15,7 +15,7 @@ const price = { input_per_mtok: '1.00', output_per_mtok: '2.00', effective_from:
 const budget = 10_000_000n;
 
 /** An OpenAI chat answer with `n` choices of the cap's length each, billed for all of them, after a pause. */
-function chatChoicesReply(request: RecordedRequest) {
+function chatChoicesReply(request: ReceivedRequest) {
   const body = JSON.parse(request.body) as { n?: number; max_completion_tokens?: number };
   const n = body.n ?? 1;
   const cap = body.max_completion_tokens ?? 16;
@@ -30,12 +30,12 @@ if (testRedisUrl === undefined) {
 } else {
   const url = testRedisUrl;
   let storage: Storage;
-  let upstream: FakeUpstream;
+  let upstream: ScriptedUpstream;
   let gateways: RunningGateway[];
 
   beforeAll(async () => {
     storage = await openStorage('sqlite::memory:');
-    upstream = await startFakeUpstream();
+    upstream = await startScriptedUpstream();
     upstream.reply(chatChoicesReply);
     const redis = { url, key_prefix: freshKeyPrefix() };
     const config = configSchema.parse({

@@ -1,8 +1,8 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CountingUpstream } from '../support/counting-upstream.js';
-import { startFakeUpstream, type FakeUpstream, type RecordedRequest } from '../support/fake-upstream.js';
+import { isGenerationCall, startSimulatorUpstream, type SimulatorUpstream } from '../support/scripted-upstream/index.js';
+import { type ReceivedRequest, type ScriptedUpstream, startScriptedUpstream } from '../support/scripted-upstream/index.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
 import { insertLimitedKey } from '../support/limited-keys.js';
 
@@ -14,8 +14,8 @@ import { insertLimitedKey } from '../support/limited-keys.js';
  */
 
 let gateway: TestGateway;
-let simulator: CountingUpstream;
-let choices: FakeUpstream;
+let simulator: SimulatorUpstream;
+let choices: ScriptedUpstream;
 
 /** $1 per million input tokens, $2 per million output tokens: 1,000 and 2,000 nano-USD a token. */
 const price = { input_per_mtok: '1.00', output_per_mtok: '2.00', effective_from: '2026-01-01' };
@@ -25,9 +25,8 @@ const outputNano = 2_000n;
 const budget = 10_000_000n;
 
 beforeAll(async () => {
-  simulator = new CountingUpstream();
-  await simulator.start();
-  choices = await startFakeUpstream();
+  simulator = await startSimulatorUpstream();
+  choices = await startScriptedUpstream();
   choices.reply(chatChoicesReply);
   gateway = await startTestGateway({
     providers: {
@@ -49,7 +48,7 @@ afterAll(async () => {
 });
 
 /** An OpenAI chat answer with `n` choices, each as long as the cap allows, as OpenAI bills them: every choice's tokens. */
-function chatChoicesReply(request: RecordedRequest) {
+function chatChoicesReply(request: ReceivedRequest) {
   const body = JSON.parse(request.body) as { n?: number; max_completion_tokens?: number; max_tokens?: number };
   const n = body.n ?? 1;
   const cap = body.max_completion_tokens ?? body.max_tokens ?? 16;
@@ -86,7 +85,7 @@ function messagesWithForeignCap(field: string): Anthropic.MessageCreateParamsNon
 describe('an output cap the client format does not have', () => {
   it('on /v1/messages (max_output_tokens, max_completion_tokens) is a 400 in the Anthropic shape naming the field, with nothing sent upstream or charged', async () => {
     const { secret, id } = await insertLimitedKey(gateway.services.storage, { budgetNanoUsd: budget });
-    const before = simulator.received;
+    const before = simulator.calls(isGenerationCall);
     for (const field of ['max_output_tokens', 'max_completion_tokens']) {
       const refused = (await anthropic(secret).messages.create(messagesWithForeignCap(field)).catch((error: unknown) => error)) as AnthropicError;
       expect(refused).toBeInstanceOf(Anthropic.APIError);
@@ -95,25 +94,25 @@ describe('an output cap the client format does not have', () => {
       expect(refused.message).toContain(field);
       expect(refused.message).toContain('max_tokens');
     }
-    expect(simulator.received).toBe(before);
+    expect(simulator.calls(isGenerationCall)).toBe(before);
     expect(await ledgerOf(id)).toEqual([]);
   });
 
   it('on /v1/chat/completions (max_output_tokens) is a 400 in the OpenAI shape naming the field, with nothing sent upstream or charged', async () => {
     const { secret, id } = await insertLimitedKey(gateway.services.storage, { budgetNanoUsd: budget });
-    const before = simulator.received;
+    const before = simulator.calls(isGenerationCall);
     const body = { model: 'cap-gpt', max_tokens: 100_000, max_output_tokens: 1, messages: [{ role: 'user', content: '[words:20000] go' }] } as OpenAI.ChatCompletionCreateParamsNonStreaming;
     const refused = (await openai(secret).chat.completions.create(body).catch((error: unknown) => error)) as OpenAIError;
     expect(refused).toBeInstanceOf(OpenAI.APIError);
     expect(refused.status).toBe(400);
     expect(refused.error).toMatchObject({ type: 'invalid_request_error', param: 'max_output_tokens' });
-    expect(simulator.received).toBe(before);
+    expect(simulator.calls(isGenerationCall)).toBe(before);
     expect(await ledgerOf(id)).toEqual([]);
   });
 
   it('on /v1/responses (max_completion_tokens, max_tokens) is a 400 in the OpenAI shape naming the field, with nothing sent upstream or charged', async () => {
     const { secret, id } = await insertLimitedKey(gateway.services.storage, { budgetNanoUsd: budget });
-    const before = simulator.received;
+    const before = simulator.calls(isGenerationCall);
     for (const field of ['max_completion_tokens', 'max_tokens']) {
       const body = { model: 'cap-gpt', max_output_tokens: 1, [field]: 100_000, input: '[words:20000] go' } as OpenAI.Responses.ResponseCreateParamsNonStreaming;
       const refused = (await openai(secret).responses.create(body).catch((error: unknown) => error)) as OpenAIError;
@@ -122,17 +121,17 @@ describe('an output cap the client format does not have', () => {
       expect(refused.error).toMatchObject({ type: 'invalid_request_error', param: field });
       expect(refused.message).toContain('max_output_tokens');
     }
-    expect(simulator.received).toBe(before);
+    expect(simulator.calls(isGenerationCall)).toBe(before);
     expect(await ledgerOf(id)).toEqual([]);
   });
 
   it('sent five at once on a $0.01 key spends nothing', async () => {
     const { secret, id } = await insertLimitedKey(gateway.services.storage, { budgetNanoUsd: budget });
-    const before = simulator.received;
+    const before = simulator.calls(isGenerationCall);
     const client = anthropic(secret);
     const attempts = await Promise.all(Array.from({ length: 5 }, () => client.messages.create(messagesWithForeignCap('max_output_tokens')).then(() => 200, (error: AnthropicError) => error.status)));
     expect(attempts).toEqual([400, 400, 400, 400, 400]);
-    expect(simulator.received).toBe(before);
+    expect(simulator.calls(isGenerationCall)).toBe(before);
     expect(spent(await ledgerOf(id))).toBe(0n);
   });
 });
@@ -140,12 +139,12 @@ describe('an output cap the client format does not have', () => {
 describe('the worst case of a chat call', () => {
   it('reads the larger of max_tokens and max_completion_tokens when both are sent', async () => {
     const { secret, id } = await insertLimitedKey(gateway.services.storage, { budgetNanoUsd: budget });
-    const before = simulator.received;
+    const before = simulator.calls(isGenerationCall);
     const body = { model: 'cap-gpt', max_completion_tokens: 1, max_tokens: 100_000, messages: [{ role: 'user' as const, content: '[words:20000] go' }] };
     const refused = (await openai(secret).chat.completions.create(body).catch((error: unknown) => error)) as OpenAIError;
     expect(refused.status).toBe(402);
     expect(refused.error).toMatchObject({ type: 'insufficient_quota', code: 'budget_exhausted' });
-    expect(simulator.received).toBe(before);
+    expect(simulator.calls(isGenerationCall)).toBe(before);
     expect(await ledgerOf(id)).toEqual([]);
   });
 

@@ -6,9 +6,9 @@ import { defaultConfig } from '../../src/config/default-config.js';
 import { startSimulator, type SimulatorHandle } from '../../src/sim/index.js';
 import type { LedgerEntry } from '../../src/metering/ledger-entry.js';
 import { fixtureChunks, sseFromChunks } from '../support/fixtures.js';
-import { ssePieces, startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { caseClosedEarlyAt, pacedStreams, startScriptedUpstream, type PacedStream, type ScriptedUpstream } from '../support/scripted-upstream/index.js';
+import { splitSse } from '../support/sse.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
-import { startPacedUpstream, type PacedStream, type PacedUpstream } from '../support/paced-upstream.js';
 
 /**
  * A client that stops reading a stream before its usage event (at the finish chunk, at the last
@@ -21,9 +21,9 @@ import { startPacedUpstream, type PacedStream, type PacedUpstream } from '../sup
 
 /** Recorded streams, replayed event by event; a long chat answer is cut to its first 24 deltas, its finish and usage. */
 const chatChunks = fixtureChunks('openai/chat/openai-text.chunks.txt');
-const chatStream = ssePieces(sseFromChunks([...chatChunks.slice(0, 25), ...chatChunks.slice(-2)], 'data', true));
-const anthropicStream = ssePieces(sseFromChunks(fixtureChunks('anthropic/messages/anthropic-text.chunks.txt'), 'named'));
-const responsesStream = ssePieces(sseFromChunks(fixtureChunks('openai/responses/azure-text.1.chunks.txt'), 'named'));
+const chatStream = splitSse(sseFromChunks([...chatChunks.slice(0, 25), ...chatChunks.slice(-2)], 'data', true));
+const anthropicStream = splitSse(sseFromChunks(fixtureChunks('anthropic/messages/anthropic-text.chunks.txt'), 'named'));
+const responsesStream = splitSse(sseFromChunks(fixtureChunks('openai/responses/azure-text.1.chunks.txt'), 'named'));
 
 /**
  * A Responses stream whose opening events echo long instructions, as Codex's do (tens of KB in
@@ -46,7 +46,7 @@ const geminiChunk = (text: string, output: number, finish?: string): string =>
     modelVersion: 'gemini-upstream',
     responseId: 'gemini-response-1',
   });
-const geminiStream = ssePieces(sseFromChunks([...geminiText.map((text, index) => geminiChunk(text, 2 * (index + 1))), geminiChunk('', 40, 'STOP')], 'data'));
+const geminiStream = splitSse(sseFromChunks([...geminiText.map((text, index) => geminiChunk(text, 2 * (index + 1))), geminiChunk('', 40, 'STOP')], 'data'));
 
 /** The tails that state usage: chat's usage chunk and [DONE], Anthropic's message_delta and message_stop, Responses' response.completed. */
 const streams: Record<string, PacedStream> = {
@@ -72,18 +72,18 @@ const price = { input_per_mtok: '1.00', output_per_mtok: '10.00', effective_from
 /** The gateway's default wait for usage after a client left. */
 const usageWaitMs = 2_000;
 
-let upstream: PacedUpstream;
+let upstream: ScriptedUpstream;
 /** A compatible chat server that answers whole, without usage. */
-let wholeAnswers: FakeUpstream;
+let wholeAnswers: ScriptedUpstream;
 let simulator: SimulatorHandle;
 let gateway: TestGateway;
 let openai: OpenAI;
 let anthropic: Anthropic;
 
 beforeAll(async () => {
-  upstream = await startPacedUpstream(streams, 15);
+  upstream = await startScriptedUpstream({ reply: pacedStreams(streams, 15) });
   simulator = await startSimulator({ port: 0 });
-  wholeAnswers = await startFakeUpstream();
+  wholeAnswers = await startScriptedUpstream();
   wholeAnswers.reply({
     body: JSON.stringify({ id: 'c', object: 'chat.completion', created: 1, model: 'whole-upstream', choices: [{ index: 0, message: { role: 'assistant', content: 'A whole answer without usage.' }, finish_reason: 'stop' }] }),
   });
@@ -215,8 +215,8 @@ async function ledgerEntryOf(requestId: string): Promise<LedgerEntry> {
 /** When the upstream saw the call's connection closed (its close reaches the upstream just after the entry is written). */
 async function closedAtUpstream(caseId: string): Promise<number | undefined> {
   const deadline = Date.now() + 1_500;
-  while (!upstream.closedEarly.has(caseId) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-  return upstream.closedEarly.get(caseId);
+  while (caseClosedEarlyAt(upstream.requests, caseId) === undefined && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  return caseClosedEarlyAt(upstream.requests, caseId);
 }
 
 const cases = pairings.flatMap((pairing) =>

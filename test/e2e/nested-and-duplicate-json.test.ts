@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { insertKey } from '../support/admin-keys.js';
 import { readFixture } from '../support/fixtures.js';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { type ScriptedUpstream, startScriptedUpstream } from '../support/scripted-upstream/index.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
 
 /**
@@ -11,13 +11,13 @@ import { startTestGateway, type TestGateway } from '../support/gateway-harness.j
  * read). Each gets a 400 in its endpoint's own error shape; no upstream sees it and nothing is charged.
  */
 
-let upstream: FakeUpstream;
+let upstream: ScriptedUpstream;
 let gateway: TestGateway;
 let secret: string;
 let adminSecret: string;
 
 beforeAll(async () => {
-  upstream = await startFakeUpstream();
+  upstream = await startScriptedUpstream();
   upstream.reply({ body: readFixture('openai/chat/openai-text.json') });
   gateway = await startTestGateway({
     providers: { upstream: { type: 'openai', base_url: `${upstream.url}/v1`, api_key: 'upstream-key' } },

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
-import { startRelayedSimulator, type RelayedSimulator } from '../support/relayed-simulator.js';
+import { startSimulatorUpstream, type SimulatorUpstream } from '../support/scripted-upstream/index.js';
 import { temporaryContentDirectory } from '../support/video-jobs.js';
 
 /**
@@ -20,7 +20,7 @@ const chromiumPath = '/usr/bin/chromium';
 const hasChromium = existsSync(chromiumPath);
 const title = hasChromium ? 'open access against web pages in chromium' : `open access against web pages in chromium — SKIPPED: no chromium at ${chromiumPath} (apt-get install chromium)`;
 
-let relay: RelayedSimulator;
+let relay: SimulatorUpstream;
 let gateway: TestGateway;
 let pages: Server;
 let pagesPort: number;
@@ -74,7 +74,7 @@ async function tally(): Promise<Tally> {
 
 describe.skipIf(!hasChromium)(title, () => {
   beforeAll(async () => {
-    relay = await startRelayedSimulator();
+    relay = await startSimulatorUpstream();
     gateway = await startTestGateway({ ...relay.config(), content: { dir: temporaryContentDirectory() } });
     pages = servePages(gateway.url);
     await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
@@ -93,7 +93,7 @@ describe.skipIf(!hasChromium)(title, () => {
     await relay?.close();
   });
   beforeEach(() => {
-    relay.received.length = 0;
+    relay.requests.length = 0;
   });
 
   it('refuses a multipart form another site submits to /v1/videos: no job, no charge, nothing upstream', async () => {
@@ -104,7 +104,7 @@ describe.skipIf(!hasChromium)(title, () => {
     const answer = await answered;
     expect(answer.status()).toBe(403);
     expect(await answer.json()).toMatchObject({ error: { type: 'permission_error', code: 'permission_denied' } });
-    expect(relay.received).toEqual([]);
+    expect(relay.requests).toEqual([]);
     expect(await tally()).toEqual(before);
   });
 
@@ -127,7 +127,7 @@ describe.skipIf(!hasChromium)(title, () => {
     // The page cannot read the answer; the attack was in having it made.
     expect(opaque).toBe('opaque');
     expect((await answered).status()).toBe(403);
-    expect(relay.received).toEqual([]);
+    expect(relay.requests).toEqual([]);
     expect(await tally()).toEqual(before);
   });
 
@@ -143,7 +143,7 @@ describe.skipIf(!hasChromium)(title, () => {
       return { status: response.status, body: (await response.json()) as unknown };
     });
     expect(seen).toMatchObject({ status: 403, body: { error: { type: 'permission_error', code: 'permission_denied' } } });
-    expect(relay.received).toEqual([]);
+    expect(relay.requests).toEqual([]);
     expect(await tally()).toEqual(before);
   });
 
@@ -159,6 +159,6 @@ describe.skipIf(!hasChromium)(title, () => {
     });
     expect(seen.status).toBe(200);
     expect(seen.body.choices[0]?.message.content).toContain('same origin');
-    expect(relay.received).toHaveLength(1);
+    expect(relay.requests).toHaveLength(1);
   });
 });

@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import OpenAI from 'openai';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
-import { startRelayedSimulator, type RelayedSimulator } from '../support/relayed-simulator.js';
+import { startSimulatorUpstream, type SimulatorUpstream } from '../support/scripted-upstream/index.js';
 
 /**
  * Open access takes a keyless call only from this machine's own clients. A web page the operator
@@ -47,12 +47,12 @@ const calls = [
   { name: 'videos', path: '/v1/videos', body: { model: 'sim-video', prompt: 'a lighthouse', seconds: '4', size: '1280x720' }, refusal: openaiRefusal },
 ] as const;
 
-let relay: RelayedSimulator;
+let relay: SimulatorUpstream;
 let gateway: TestGateway;
 let port: number;
 
 beforeAll(async () => {
-  relay = await startRelayedSimulator();
+  relay = await startSimulatorUpstream();
 });
 afterAll(async () => {
   await relay.close();
@@ -74,9 +74,9 @@ async function record(): Promise<Tally> {
 /** Runs `attempt`, then checks that it reached no upstream, charged nothing and made no job. */
 async function expectNothingSentOrCharged(attempt: () => Promise<void>): Promise<void> {
   const before = await record();
-  relay.received.length = 0;
+  relay.requests.length = 0;
   await attempt();
-  expect(relay.received).toEqual([]);
+  expect(relay.requests).toEqual([]);
   expect(await record()).toEqual(before);
 }
 
@@ -99,7 +99,7 @@ describe('open access (no key exists yet) and where a call comes from', () => {
     await gateway.close();
   });
   afterEach(() => {
-    relay.received.length = 0;
+    relay.requests.length = 0;
   });
 
   it('refuses a Host that is not loopback (a DNS-rebinding page) in every client format, sending nothing upstream and charging nothing', async () => {
@@ -129,7 +129,7 @@ describe('open access (no key exists yet) and where a call comes from', () => {
       const answer = await post(gateway, '/v1/chat/completions', calls[0].body, { host });
       expect(answer.status, host).toBe(200);
     }
-    expect(relay.received).toHaveLength(7);
+    expect(relay.requests).toHaveLength(7);
   });
 
   it('accepts a page of its own origin (the console) and a loopback page on another port', async () => {
@@ -171,13 +171,13 @@ describe("open_access: always (the operator opened the gateway on purpose)", () 
     await gateway.close();
   });
   afterEach(() => {
-    relay.received.length = 0;
+    relay.requests.length = 0;
   });
 
   it('accepts a keyless call under any Host name (behind a proxy) from a client with no Origin', async () => {
     expect((await post(gateway, '/v1/chat/completions', calls[0].body, { host: 'ai.example.com' })).status).toBe(200);
     expect((await post(gateway, '/v1/chat/completions', calls[0].body, { host: 'ai.example.com', origin: 'https://ai.example.com' })).status).toBe(200);
-    expect(relay.received).toHaveLength(2);
+    expect(relay.requests).toHaveLength(2);
   });
 
   it('still refuses a keyless call from another site', async () => {

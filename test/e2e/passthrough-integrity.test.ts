@@ -2,17 +2,18 @@ import http from 'node:http';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureChunks, readFixture, sseFromChunks } from '../support/fixtures.js';
-import { ssePieces, startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { type ScriptedUpstream, startScriptedUpstream } from '../support/scripted-upstream/index.js';
+import { splitSse } from '../support/sse.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
 import { insertApiKey } from '../support/insert-api-key.js';
 
 const upstreamSecret = 'sk-upstream-secret-never-shown-1234567890';
-let upstream: FakeUpstream;
+let upstream: ScriptedUpstream;
 let gateway: TestGateway;
 let clientKey: string;
 
 beforeAll(async () => {
-  upstream = await startFakeUpstream();
+  upstream = await startScriptedUpstream();
   gateway = await startTestGateway({
     providers: { compatible: { type: 'openai-compatible', base_url: `${upstream.url}/v1/`, api_key: upstreamSecret } },
     models: [
@@ -64,7 +65,7 @@ describe('chat passthrough', () => {
     expect(await plain.text()).toBe(recorded);
 
     const sse = sseFromChunks(fixtureChunks('openai/chat/openai-text.chunks.txt'), 'data', true);
-    upstream.reply({ pieces: ssePieces(sse) });
+    upstream.reply({ pieces: splitSse(sse) });
     const streamed = await post(
       JSON.stringify({ model: 'public-model', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'hi' }] }),
     );

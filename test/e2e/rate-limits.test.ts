@@ -2,15 +2,15 @@ import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/default-config.js';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { type ScriptedUpstream, startScriptedUpstream } from '../support/scripted-upstream/index.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
 import { insertLimitedKey, startOfAFreshMinute } from '../support/limited-keys.js';
 
 let gateway: TestGateway;
-let upstream: FakeUpstream;
+let upstream: ScriptedUpstream;
 
 beforeAll(async () => {
-  upstream = await startFakeUpstream();
+  upstream = await startScriptedUpstream();
   const config = defaultConfig({}) as { providers: Record<string, unknown>; models: unknown[] };
   gateway = await startTestGateway({
     ...config,

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CountingUpstream, upstreamReceived } from '../support/counting-upstream.js';
+import { startSimulatorUpstream, untilGenerationCalls, type SimulatorUpstream } from '../support/scripted-upstream/index.js';
 import { exitOf, ledgerEntries, serveForDrain, slowPrompt } from '../support/drain-gateway.js';
 import { createPostgresTestDatabase, type PostgresTestDatabase } from '../support/postgres-test-database.js';
 import { streamCall, type StreamFormat } from '../support/stream-outcome.js';
@@ -18,13 +18,13 @@ import { streamCall, type StreamFormat } from '../support/stream-outcome.js';
 const adminUrl = process.env.TEST_POSTGRES_URL;
 let workDirectory: string;
 let database: PostgresTestDatabase;
-const upstream = new CountingUpstream();
+let upstream: SimulatorUpstream;
 
 beforeAll(async () => {
   if (adminUrl === undefined) return;
   workDirectory = mkdtempSync(path.join(tmpdir(), 'switchyard-rolling-'));
   database = await createPostgresTestDatabase(adminUrl);
-  await upstream.start();
+  upstream = await startSimulatorUpstream();
 });
 afterAll(async () => {
   if (adminUrl === undefined) return;
@@ -46,7 +46,7 @@ describe.skipIf(adminUrl === undefined)('a rolling restart under load', () => {
         streamCall(index % 2 === 0 ? leaving.url : staying.url, formats[index % 3] as StreamFormat, models[Math.floor(index / 3) % 3] as string, slowPrompt(20, 250)),
       );
       // Every stream has reached the upstream, so each instance is in the middle of its 100.
-      await upstreamReceived(upstream, 200);
+      await untilGenerationCalls(upstream, 200);
       const signalledAt = Date.now();
       leaving.process.kill('SIGTERM');
       const exited = exitOf(leaving, signalledAt);

@@ -2,9 +2,9 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LedgerEntry } from '../../src/metering/ledger-entry.js';
 import { fixtureChunks, sseFromChunks } from '../support/fixtures.js';
-import { ssePieces } from '../support/fake-upstream.js';
+import { caseClosedEarlyAt, pacedStreams, startScriptedUpstream, type ScriptedUpstream } from '../support/scripted-upstream/index.js';
+import { splitSse } from '../support/sse.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
-import { startPacedUpstream, type PacedUpstream } from '../support/paced-upstream.js';
 
 /**
  * A client that leaves a stream has its upstream read on for the usage, for up to
@@ -14,15 +14,15 @@ import { startPacedUpstream, type PacedUpstream } from '../support/paced-upstrea
  */
 
 const chatChunks = fixtureChunks('openai/chat/openai-text.chunks.txt');
-const chatStream = ssePieces(sseFromChunks([...chatChunks.slice(0, 25), ...chatChunks.slice(-2)], 'data', true));
+const chatStream = splitSse(sseFromChunks([...chatChunks.slice(0, 25), ...chatChunks.slice(-2)], 'data', true));
 const longWaitMs = 30_000;
 
-let upstream: PacedUpstream;
+let upstream: ScriptedUpstream;
 let gateway: TestGateway;
 let gatewayClosed = false;
 
 beforeAll(async () => {
-  upstream = await startPacedUpstream({ '/v1/chat/completions': { events: chatStream, usageTailAt: chatStream.length - 2 } }, 15);
+  upstream = await startScriptedUpstream({ reply: pacedStreams({ '/v1/chat/completions': { events: chatStream, usageTailAt: chatStream.length - 2 } }, 15) });
   gateway = await startTestGateway({
     providers: { openai: { type: 'openai', base_url: `${upstream.url}/v1`, api_key: 'k' } },
     models: [{ id: 'gpt', routes: [{ provider: 'openai', model: 'gpt-upstream' }], price: { input_per_mtok: '1.00', output_per_mtok: '10.00', effective_from: '2026-01-01' } }],
@@ -49,7 +49,7 @@ describe('a shutdown while the gateway waits for the usage of a stream its clien
     const requestId = response.headers.get('x-request-id');
     // The usage never comes: the gateway is now reading on, within a 30 s wait.
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(upstream.closedEarly.has('shutdown')).toBe(false);
+    expect(caseClosedEarlyAt(upstream.requests, 'shutdown')).toBeUndefined();
 
     const closing = Date.now();
     await gateway.close();
@@ -58,7 +58,7 @@ describe('a shutdown while the gateway waits for the usage of a stream its clien
     expect(Date.now() - closing).toBeLessThan(longWaitMs / 3);
     // Bounds are a third of the wait, not tight timings: a loaded two-core machine takes seconds
     // to close a gateway, and the point is that the 30 s wait was not sat out.
-    expect(upstream.closedEarly.get('shutdown')! - closing).toBeLessThan(longWaitMs / 3);
+    expect(caseClosedEarlyAt(upstream.requests, 'shutdown')! - closing).toBeLessThan(longWaitMs / 3);
     const found = recorded.find((candidate) => candidate.entry.requestId === requestId);
     expect(found?.entry).toMatchObject({ status: 499, usageEstimated: true });
     expect(found!.entry.output).toBeGreaterThan(0);

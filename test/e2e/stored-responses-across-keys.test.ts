@@ -2,7 +2,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { insertKey } from '../support/admin-keys.js';
 import { readFixture } from '../support/fixtures.js';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { type ScriptedUpstream, startScriptedUpstream } from '../support/scripted-upstream/index.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
 import { retrieveWhenStored } from '../support/retrieve-when-stored.js';
 
@@ -21,13 +21,13 @@ function answerSaying(text: string): string {
   return JSON.stringify({ ...recorded, id: repeatedId, output });
 }
 
-let upstream: FakeUpstream;
+let upstream: ScriptedUpstream;
 let gateway: TestGateway;
 let alice: OpenAI;
 let bob: OpenAI;
 
 beforeAll(async () => {
-  upstream = await startFakeUpstream();
+  upstream = await startScriptedUpstream();
   // The upstream answers each key's question with the same id, and with what it was asked.
   upstream.reply((request) => ({ body: answerSaying(request.body.includes('alice') ? 'for alice only' : 'for bob only') }));
   gateway = await startTestGateway({

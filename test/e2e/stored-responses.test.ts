@@ -1,16 +1,16 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFixture } from '../support/fixtures.js';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { type ScriptedUpstream, startScriptedUpstream } from '../support/scripted-upstream/index.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
 import { retrieveWhenStored } from '../support/retrieve-when-stored.js';
 
 let gateway: TestGateway;
-let anthropic: FakeUpstream;
+let anthropic: ScriptedUpstream;
 let client: OpenAI;
 
 beforeAll(async () => {
-  anthropic = await startFakeUpstream();
+  anthropic = await startScriptedUpstream();
   gateway = await startTestGateway({
     providers: {
       sim: { type: 'openai', base_url: 'builtin:sim' },

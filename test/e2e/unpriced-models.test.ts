@@ -2,7 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/default-config.js';
-import { CountingUpstream } from '../support/counting-upstream.js';
+import { isGenerationCall, startSimulatorUpstream, type SimulatorUpstream } from '../support/scripted-upstream/index.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
 import { insertLimitedKey } from '../support/limited-keys.js';
 
@@ -11,7 +11,7 @@ import { insertLimitedKey } from '../support/limited-keys.js';
  * of nothing: a key with a budget is refused it, unless the operator says `price: { free: true }`.
  */
 
-let simulator: CountingUpstream;
+let simulator: SimulatorUpstream;
 
 /** The simulator's image rules, without its price. */
 const imageRules = (defaultConfig({}) as { models: { id: string; image?: unknown }[] }).models.find((model) => model.id === 'sim-image')?.image;
@@ -24,8 +24,7 @@ function providers() {
 }
 
 beforeAll(async () => {
-  simulator = new CountingUpstream();
-  await simulator.start();
+  simulator = await startSimulatorUpstream();
 });
 afterAll(async () => {
   await simulator.close();
@@ -58,7 +57,7 @@ describe('a model without a price', () => {
 
   it('is refused to a key with a budget with a 402 naming the reason, in the chat, Responses and Messages shapes, with nothing sent upstream or charged', async () => {
     const { secret, id } = await insertLimitedKey(gateway.services.storage, { budgetNanoUsd: 10n ** 12n });
-    const before = simulator.received;
+    const before = simulator.calls(isGenerationCall);
     const openai = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: secret, maxRetries: 0 });
     const chat = (await openai.chat.completions.create({ model: 'unpriced-gpt', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }).catch((error: unknown) => error)) as OpenAIError;
     expect(chat.status).toBe(402);
@@ -72,18 +71,18 @@ describe('a model without a price', () => {
     expect(messages.status).toBe(402);
     expect(messages.error).toMatchObject({ type: 'error', error: { type: 'billing_error' } });
     expect(messages.message).toContain("'unpriced-claude' has no price");
-    expect(simulator.received).toBe(before);
+    expect(simulator.calls(isGenerationCall)).toBe(before);
     expect(await ledgerOf(gateway, id)).toEqual([]);
   });
 
   it('is refused to a key with a budget on the images endpoint too, with nothing generated or charged', async () => {
     const { secret, id } = await insertLimitedKey(gateway.services.storage, { budgetNanoUsd: 10n ** 12n });
-    const before = simulator.received;
+    const before = simulator.calls(isGenerationCall);
     const openai = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: secret, maxRetries: 0 });
     const refused = (await openai.images.generate({ model: 'unpriced-image', prompt: 'a cat', quality: 'low', size: '1024x1024' }).catch((error: unknown) => error)) as OpenAIError;
     expect(refused.status).toBe(402);
     expect(refused.error).toMatchObject({ code: 'model_unpriced' });
-    expect(simulator.received).toBe(before);
+    expect(simulator.calls(isGenerationCall)).toBe(before);
     expect(await ledgerOf(gateway, id)).toEqual([]);
   });
 

@@ -1,7 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CountingUpstream } from '../support/counting-upstream.js';
+import { isGenerationCall, startSimulatorUpstream, type SimulatorUpstream } from '../support/scripted-upstream/index.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
 import { insertLimitedKey } from '../support/limited-keys.js';
 
@@ -12,13 +12,12 @@ import { insertLimitedKey } from '../support/limited-keys.js';
  */
 
 let gateway: TestGateway;
-let simulator: CountingUpstream;
+let simulator: SimulatorUpstream;
 
 const price = { input_per_mtok: '1.00', output_per_mtok: '2.00', effective_from: '2026-01-01' };
 
 beforeAll(async () => {
-  simulator = new CountingUpstream();
-  await simulator.start();
+  simulator = await startSimulatorUpstream();
   gateway = await startTestGateway({
     providers: {
       'up-openai': { type: 'openai', base_url: `${simulator.url}/v1` },
@@ -46,7 +45,7 @@ async function budgeted() {
 }
 
 async function nothingSentOrCharged(keyId: string, receivedBefore: number): Promise<void> {
-  expect(simulator.received).toBe(receivedBefore);
+  expect(simulator.calls(isGenerationCall)).toBe(receivedBefore);
   await gateway.services.ledger.flush();
   expect(await gateway.services.storage.ledger.list({ keyId })).toEqual([]);
 }
@@ -54,7 +53,7 @@ async function nothingSentOrCharged(keyId: string, receivedBefore: number): Prom
 describe('a key with a budget', () => {
   it("is refused service_tier 'priority' on chat and Responses with a 400 naming service_tier, nothing sent or charged", async () => {
     const { id, openai } = await budgeted();
-    const before = simulator.received;
+    const before = simulator.calls(isGenerationCall);
     const chat = (await openai.chat.completions.create({ model: 'tier-gpt', max_tokens: 10, service_tier: 'priority', messages: [{ role: 'user', content: 'hi' }] }).catch((error: unknown) => error)) as OpenAIError;
     expect(chat.status).toBe(400);
     expect(chat.error).toMatchObject({ type: 'invalid_request_error', param: 'service_tier' });
@@ -67,7 +66,7 @@ describe('a key with a budget', () => {
 
   it('is refused hosted tools billed per call (web search, code interpreter, chat web_search_options) with a 400 naming the tool', async () => {
     const { id, openai, anthropic } = await budgeted();
-    const before = simulator.received;
+    const before = simulator.calls(isGenerationCall);
     const search = (await openai.responses.create({ model: 'tier-gpt', max_output_tokens: 16, tools: [{ type: 'web_search' }], input: 'news?' }).catch((error: unknown) => error)) as OpenAIError;
     expect(search.status).toBe(400);
     expect(search.error).toMatchObject({ param: 'tools[0]' });
@@ -90,7 +89,7 @@ describe('a key with a budget', () => {
 
   it('is refused the context-1m beta on a model whose price has no long-context tier, and served it where the price has one', async () => {
     const { id, anthropic } = await budgeted();
-    const before = simulator.received;
+    const before = simulator.calls(isGenerationCall);
     const beta = { headers: { 'anthropic-beta': 'interleaved-thinking-2025-05-14, context-1m-2025-08-07' } };
     const refused = (await anthropic.messages.create({ model: 'flat-claude', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }, beta).catch((error: unknown) => error)) as AnthropicError;
     expect(refused.status).toBe(400);
@@ -102,7 +101,7 @@ describe('a key with a budget', () => {
 
   it("is refused chat audio output (modalities with 'audio', or an audio field) with a 400 naming the field, nothing sent or charged", async () => {
     const { id, openai } = await budgeted();
-    const before = simulator.received;
+    const before = simulator.calls(isGenerationCall);
     const withModalities = (await openai.chat.completions
       .create({ model: 'tier-gpt', max_tokens: 10, modalities: ['text', 'audio'], audio: { voice: 'alloy', format: 'wav' }, messages: [{ role: 'user', content: 'say hi' }] })
       .catch((error: unknown) => error)) as OpenAIError;
@@ -119,7 +118,7 @@ describe('a key with a budget', () => {
 
   it('is refused a background Responses call, which generates on upstream after the stream is cut, with a 400 naming background', async () => {
     const { id, openai } = await budgeted();
-    const before = simulator.received;
+    const before = simulator.calls(isGenerationCall);
     const refused = (await openai.responses.create({ model: 'tier-gpt', max_output_tokens: 16, background: true, input: 'hi' }).catch((error: unknown) => error)) as OpenAIError;
     expect(refused.status).toBe(400);
     expect(refused.error).toMatchObject({ type: 'invalid_request_error', param: 'background' });
@@ -131,7 +130,7 @@ describe('a key with a budget', () => {
 
   it('is refused a stored prompt or a server-side conversation on Responses, whose input the body does not hold, with a 400 naming the field', async () => {
     const { id, openai } = await budgeted();
-    const before = simulator.received;
+    const before = simulator.calls(isGenerationCall);
     const prompt = (await openai.responses.create({ model: 'tier-gpt', max_output_tokens: 16, prompt: { id: 'pmpt_0123', variables: { city: 'Paris' } } }).catch((error: unknown) => error)) as OpenAIError;
     expect(prompt.status).toBe(400);
     expect(prompt.error).toMatchObject({ type: 'invalid_request_error', param: 'prompt' });
@@ -145,7 +144,7 @@ describe('a key with a budget', () => {
 
   it("is refused a Messages service_tier other than 'auto' or 'standard_only' (a tier that may cost more) with a 400 naming service_tier", async () => {
     const { id, anthropic } = await budgeted();
-    const before = simulator.received;
+    const before = simulator.calls(isGenerationCall);
     const body = { model: 'flat-claude', max_tokens: 10, service_tier: 'priority', messages: [{ role: 'user', content: 'hi' }] } as unknown as Anthropic.MessageCreateParamsNonStreaming;
     const refused = (await anthropic.messages.create(body).catch((error: unknown) => error)) as AnthropicError;
     expect(refused.status).toBe(400);
@@ -156,7 +155,7 @@ describe('a key with a budget', () => {
 
   it("is refused Messages fast mode (speed 'fast') and US-only inference (inference_geo 'us'), both billed above the model's price, with a 400 naming the field", async () => {
     const { id, anthropic } = await budgeted();
-    const before = simulator.received;
+    const before = simulator.calls(isGenerationCall);
     for (const [field, value] of [['speed', 'fast'], ['inference_geo', 'us']] as const) {
       const body = { model: 'flat-claude', max_tokens: 10, [field]: value, messages: [{ role: 'user', content: 'hi' }] } as Anthropic.MessageCreateParamsNonStreaming;
       const refused = (await anthropic.messages.create(body).catch((error: unknown) => error)) as AnthropicError;
@@ -195,7 +194,7 @@ describe('a key without a budget', () => {
     const { secret } = await insertLimitedKey(gateway.services.storage, {});
     const openai = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: secret, maxRetries: 0 });
     const anthropic = new Anthropic({ baseURL: gateway.url, apiKey: secret, maxRetries: 0 });
-    const before = simulator.received;
+    const before = simulator.calls(isGenerationCall);
     const audio = await openai.chat.completions.create({ model: 'tier-gpt', max_tokens: 10, modalities: ['text', 'audio'], audio: { voice: 'alloy', format: 'wav' }, messages: [{ role: 'user', content: 'say hi' }] });
     expect(audio.choices.length).toBe(1);
     const background = await openai.responses.create({ model: 'tier-gpt', max_output_tokens: 16, background: true, input: 'hi' });
@@ -204,6 +203,6 @@ describe('a key without a budget', () => {
     await openai.responses.create({ model: 'tier-gpt', max_output_tokens: 16, conversation: 'conv_0123', input: 'hi' });
     const body = { model: 'flat-claude', max_tokens: 10, service_tier: 'priority', messages: [{ role: 'user', content: 'hi' }] } as unknown as Anthropic.MessageCreateParamsNonStreaming;
     await anthropic.messages.create(body);
-    expect(simulator.received).toBe(before + 5);
+    expect(simulator.calls(isGenerationCall)).toBe(before + 5);
   });
 });

@@ -2,9 +2,9 @@ import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { insertKey } from '../support/admin-keys.js';
-import { startFakeUpstream, type FakeReply, type FakeUpstream, type RecordedRequest } from '../support/fake-upstream.js';
-import { closedPortUrl } from '../support/fault-upstream.js';
+import { closedPortUrl, startScriptedUpstream, type AnswerReply, type ReceivedRequest, type ScriptedUpstream } from '../support/scripted-upstream/index.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
+import { sseEvent } from '../support/sse.js';
 
 /**
  * An upstream's error text is its own: a provider or a proxy before it may echo the credential it
@@ -22,7 +22,7 @@ const credentials = {
 type UpstreamKind = keyof typeof credentials;
 const kinds = Object.keys(credentials) as UpstreamKind[];
 
-let upstream: FakeUpstream;
+let upstream: ScriptedUpstream;
 let gateway: TestGateway;
 let secret: string;
 let upstreamHost: string;
@@ -32,7 +32,7 @@ let status = 400;
 let errorEventShape: 'whole' | 'split' | 'split-character' | 'unterminated' | 'shared' | 'vllm' = 'whole';
 
 /** The credential the request carried, echoed back with the upstream's address, as some servers do. */
-function leakyMessage(request: RecordedRequest): string {
+function leakyMessage(request: ReceivedRequest): string {
   const sent = sentCredential(request);
   return `Invalid value for 'temperature' (request with key ${sent} to http://${upstreamHost}/v1 failed on ${upstreamHost}; upstream localhost; réessayez)`;
 }
@@ -41,24 +41,24 @@ function leakyMessage(request: RecordedRequest): string {
 const modelOutput = 'Docs at https://example.com/guide';
 
 /** A stream that starts, then carries the upstream's error event (chat's `data: {error}`, Messages' `event: error`). */
-function streamWithErrorEvent(request: RecordedRequest, message: string): FakeReply {
+function streamWithErrorEvent(request: ReceivedRequest, message: string): AnswerReply {
   const contentType = 'text/event-stream';
   let first: string;
   let errorEvent: string;
   if (request.path.includes('/images/generations')) {
     const partial = { type: 'image_generation.partial_image', b64_json: 'AAAA', created_at: 1, size: '1024x1024', quality: 'low', output_format: 'png', background: 'opaque', partial_image_index: 0 };
-    first = `event: image_generation.partial_image\ndata: ${JSON.stringify(partial)}\n\n`;
-    errorEvent = `event: error\ndata: ${JSON.stringify({ error: { message, type: 'server_error' } })}\n\n`;
+    first = sseEvent({ event: 'image_generation.partial_image', data: partial });
+    errorEvent = sseEvent({ event: 'error', data: { error: { message, type: 'server_error' } } });
   } else if (request.path.includes('/messages')) {
     const start = { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'm', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 1, output_tokens: 1 } } };
-    first = `event: message_start\ndata: ${JSON.stringify(start)}\n\n`;
-    errorEvent = `event: error\ndata: ${JSON.stringify({ type: 'error', error: { type: 'overloaded_error', message } })}\n\n`;
+    first = sseEvent({ event: 'message_start', data: start });
+    errorEvent = sseEvent({ event: 'error', data: { type: 'error', error: { type: 'overloaded_error', message } } });
   } else {
     const chunk = { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { role: 'assistant', content: modelOutput }, finish_reason: null }] };
-    first = `data: ${JSON.stringify(chunk)}\n\n`;
+    first = sseEvent({ data: chunk });
     // vLLM's error object has no `error` member: `{"object":"error", "message": …}`.
     const payload = errorEventShape === 'vllm' ? { object: 'error', message, type: 'BadRequestError', param: null, code: 400 } : { error: { message, type: 'server_error' } };
-    errorEvent = `data: ${JSON.stringify(payload)}\n\n`;
+    errorEvent = sseEvent({ data: payload });
   }
   return { contentType, pieces: cutErrorEvent(first, errorEvent, sentCredential(request)), gapMs: 20 };
 }
@@ -79,11 +79,11 @@ function cutErrorEvent(first: string, errorEvent: string, credential: string): (
   return [first, errorEvent.slice(0, cut), errorEvent.slice(cut)];
 }
 
-function sentCredential(request: RecordedRequest): string {
+function sentCredential(request: ReceivedRequest): string {
   return String(request.headers.authorization ?? request.headers['x-api-key'] ?? request.headers['x-goog-api-key'] ?? '').replace(/^Bearer /, '');
 }
 
-function errorReply(request: RecordedRequest): FakeReply {
+function errorReply(request: ReceivedRequest): AnswerReply {
   const message = leakyMessage(request);
   if (/"stream"\s*:\s*true/.test(request.body)) return streamWithErrorEvent(request, message);
   if (request.path.includes('/messages')) return { status, body: JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message } }) };
@@ -94,7 +94,7 @@ function errorReply(request: RecordedRequest): FakeReply {
 }
 
 beforeAll(async () => {
-  upstream = await startFakeUpstream();
+  upstream = await startScriptedUpstream();
   upstream.reply(errorReply);
   // Addressed by name, so the name itself is what must not leak.
   upstreamHost = upstream.url.replace('http://127.0.0.1', 'localhost').replace(/^http:\/\//, '');

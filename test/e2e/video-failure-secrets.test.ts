@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { type ScriptedUpstream, startScriptedUpstream } from '../support/scripted-upstream/index.js';
 import { readFixture } from '../support/fixtures.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
 import { pollUntilDone, quickVideoSettings, temporaryContentDirectory } from '../support/video-jobs.js';
@@ -12,13 +12,13 @@ import { pollUntilDone, quickVideoSettings, temporaryContentDirectory } from '..
  */
 
 const credential = 'sk-videoSECRET0123456789abcdef';
-let upstream: FakeUpstream;
+let upstream: ScriptedUpstream;
 let gateway: TestGateway;
 let client: OpenAI;
 let upstreamHost: string;
 
 beforeAll(async () => {
-  upstream = await startFakeUpstream();
+  upstream = await startScriptedUpstream();
   upstreamHost = upstream.url.replace('http://127.0.0.1', 'localhost').replace(/^http:\/\//, '');
   const queued = JSON.parse(readFixture('openai/videos/observed-one-api-readme.queued.json')) as Record<string, unknown>;
   upstream.reply((request) => {

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { type ScriptedUpstream, startScriptedUpstream } from '../support/scripted-upstream/index.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
 import { insertApiKey } from '../support/insert-api-key.js';
 import { quickVideoSettings, temporaryContentDirectory } from '../support/video-jobs.js';
@@ -14,7 +14,7 @@ import { quickVideoSettings, temporaryContentDirectory } from '../support/video-
 const bodyLimit = 64 * 1024;
 const maxReferenceBytes = 2 * 1024;
 
-let upstream: FakeUpstream;
+let upstream: ScriptedUpstream;
 let gateway: TestGateway;
 let secret: string;
 let imagesOnlySecret: string;
@@ -22,7 +22,7 @@ let smallPng: Buffer;
 let largePng: Buffer;
 
 beforeAll(async () => {
-  upstream = await startFakeUpstream();
+  upstream = await startScriptedUpstream();
   upstream.reply({ status: 500, body: '{"error":{"message":"must not be called"}}' });
   gateway = await startTestGateway({
     server: { body_limit_bytes: bodyLimit },

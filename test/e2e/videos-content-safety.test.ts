@@ -1,11 +1,9 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { LedgerEntry } from '../../src/metering/ledger-entry.js';
 import { insertKey } from '../support/admin-keys.js';
-import { startFakeUpstream, type FakeReply, type FakeUpstream, type RecordedRequest } from '../support/fake-upstream.js';
-import { fixturesRoot, readFixture } from '../support/fixtures.js';
+import { type AnswerReply, type ReceivedRequest, type ScriptedUpstream, startScriptedUpstream } from '../support/scripted-upstream/index.js';
+import { readFixture, readFixtureBytes } from '../support/fixtures.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
 import { pollUntilDone, quickVideoSettings, temporaryContentDirectory } from '../support/video-jobs.js';
 
@@ -16,15 +14,15 @@ import { pollUntilDone, quickVideoSettings, temporaryContentDirectory } from '..
  * Content-Security-Policy, so no upstream can run script on the gateway's origin.
  */
 
-const mp4 = readFileSync(path.join(fixturesRoot, 'generated/upstream-video-320x180-4s.mp4'));
+const mp4 = readFixtureBytes('generated/upstream-video-320x180-4s.mp4');
 const queued = readFixture('openai/videos/observed-one-api-readme.queued.json');
 const upstreamId = (JSON.parse(queued) as { id: string }).id;
 const completed = readFixture('openai/videos/observed-one-api-readme.completed.json').replace(/video_[0-9a-f]+/, upstreamId);
 const script = '<!doctype html><html><body><script>fetch("/admin/keys")</script></body></html>';
 const variants = [{ mode: 'text-to-video', resolution: '720p', aspect_ratio: '16:9', seconds: [4], usd_per_second: '0.40' }];
 
-let upstream: FakeUpstream;
-let storage: FakeUpstream;
+let upstream: ScriptedUpstream;
+let storage: ScriptedUpstream;
 /** Downloads refuse private addresses other than the provider's own; the default size cap. */
 let strict: TestGateway;
 /** A size cap smaller than the recorded video. */
@@ -32,9 +30,9 @@ let capped: TestGateway;
 /** An admin key of each gateway (admin keys call every /v1 endpoint too). */
 const adminSecrets = new Map<TestGateway, string>();
 /** What the upstream's content URL answers, by variant. */
-let content: (variant: string) => FakeReply;
+let content: (variant: string) => AnswerReply;
 
-function pathOf(request: RecordedRequest): string {
+function pathOf(request: ReceivedRequest): string {
   return request.path.split('?', 1)[0] ?? '';
 }
 
@@ -48,7 +46,7 @@ function startVideoGateway(videos: Record<string, unknown>): Promise<TestGateway
 }
 
 beforeAll(async () => {
-  [upstream, storage] = await Promise.all([startFakeUpstream(), startFakeUpstream()]);
+  [upstream, storage] = await Promise.all([startScriptedUpstream(), startScriptedUpstream()]);
   storage.reply({ contentType: 'video/mp4', body: mp4 });
   upstream.reply((request) => {
     if (request.method === 'POST' && pathOf(request) === '/v1/videos') return { body: queued };

@@ -1,11 +1,9 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import OpenAI, { BadRequestError } from 'openai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { LedgerEntry } from '../../src/metering/ledger-entry.js';
-import { startFakeUpstream, type FakeUpstream, type RecordedRequest } from '../support/fake-upstream.js';
+import { type ReceivedRequest, type ScriptedUpstream, startScriptedUpstream } from '../support/scripted-upstream/index.js';
 import { ffprobe } from '../support/ffprobe.js';
-import { fixturesRoot, readFixture } from '../support/fixtures.js';
+import { readFixture, readFixtureBytes } from '../support/fixtures.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
 import { pollUntilDone, quickVideoSettings, temporaryContentDirectory } from '../support/video-jobs.js';
 
@@ -16,17 +14,17 @@ import { pollUntilDone, quickVideoSettings, temporaryContentDirectory } from '..
  * one), checked by ffprobe after the gateway stored and served it.
  */
 
-const mp4 = readFileSync(path.join(fixturesRoot, 'generated/upstream-video-320x180-4s.mp4'));
+const mp4 = readFixtureBytes('generated/upstream-video-320x180-4s.mp4');
 const veoOperation = 'models/veo-3.0-fast-generate-001/operations/321kvdcepmcg';
 
-let openaiUpstream: FakeUpstream;
-let veoUpstream: FakeUpstream;
-let storage: FakeUpstream;
+let openaiUpstream: ScriptedUpstream;
+let veoUpstream: ScriptedUpstream;
+let storage: ScriptedUpstream;
 let gateway: TestGateway;
 let client: OpenAI;
 
 beforeAll(async () => {
-  [openaiUpstream, veoUpstream, storage] = await Promise.all([startFakeUpstream(), startFakeUpstream(), startFakeUpstream()]);
+  [openaiUpstream, veoUpstream, storage] = await Promise.all([startScriptedUpstream(), startScriptedUpstream(), startScriptedUpstream()]);
   storage.reply({ contentType: 'video/mp4', body: mp4 });
   const variants = [{ mode: 'text-to-video', resolution: '720p', aspect_ratio: '16:9', seconds: [4, 8], usd_per_second: '0.40' }];
   gateway = await startTestGateway({
@@ -55,7 +53,7 @@ async function ledgerEntriesOf(jobId: string): Promise<LedgerEntry[]> {
   return (await gateway.services.storage.ledger.list({ limit: 10_000 })).filter((entry) => entry.requestId === jobId);
 }
 
-function pathOf(request: RecordedRequest): string {
+function pathOf(request: ReceivedRequest): string {
   return request.path.split('?', 1)[0] ?? '';
 }
 

@@ -1,13 +1,12 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixturesRoot } from '../support/fixtures.js';
+import { readFixtureBytes } from '../support/fixtures.js';
 import { createPostgresTestDatabase, type PostgresTestDatabase } from '../support/postgres-test-database.js';
+import { startScriptedUpstream, type ReceivedRequest, type Reply, type ScriptedUpstream } from '../support/scripted-upstream/index.js';
 import { spawnGateway, zeroConfigEnvironment, type SpawnedGateway } from '../support/spawned-gateway.js';
 import { pollUntilDone } from '../support/video-jobs.js';
 
@@ -22,17 +21,23 @@ import { pollUntilDone } from '../support/video-jobs.js';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const bin = path.join(root, 'bin', 'switchyard.js');
 const adminUrl = process.env.TEST_POSTGRES_URL;
-const mp4 = readFileSync(path.join(fixturesRoot, 'generated/upstream-video-320x180-4s.mp4'));
+const mp4 = readFixtureBytes('generated/upstream-video-320x180-4s.mp4');
 
 /** How the watching upstream runs a job: finished after `renderMs`, polls held open `pollDelayMs`. */
 interface UpstreamJob {
   readonly createdAt: number;
-  readonly creates: number;
-  inFlightPolls: number;
+  /** The prompt it was created with, which tells its create calls apart from the others'. */
+  readonly prompt: string;
   maxConcurrentPolls: number;
   readonly pollers: string[];
 }
 
+/** The prompt of a text-to-video submit (a JSON body). */
+function promptOf(request: ReceivedRequest): string {
+  return (JSON.parse(request.body) as { prompt?: string }).prompt ?? '';
+}
+
+/** A Sora-like vendor on a scripted upstream that watches who polls each job, and how many at once. */
 class WatchingUpstream {
   readonly jobs = new Map<string, UpstreamJob>();
   renderMs = 1_500;
@@ -41,63 +46,52 @@ class WatchingUpstream {
   holdNextPoll = false;
   /** ...and this says which instance made it. */
   heldBy: string | undefined;
-  private server: Server | undefined;
-  url = '';
+  private upstream: ScriptedUpstream | undefined;
+
+  get url(): string {
+    return this.upstream?.url ?? '';
+  }
 
   async start(): Promise<void> {
-    this.server = createServer((request, response) => {
-      const chunks: Buffer[] = [];
-      request.on('data', (chunk: Buffer) => chunks.push(chunk));
-      request.on('end', () => this.answer(request.method ?? '', request.url ?? '', String(request.headers['x-instance']), response));
-    });
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    this.upstream = await startScriptedUpstream({ reply: (request) => this.answer(request) });
   }
 
   close(): Promise<void> {
-    this.server?.closeAllConnections();
-    return new Promise((resolve) => this.server?.close(() => resolve()));
+    return this.upstream?.close() ?? Promise.resolve();
   }
 
-  private answer(method: string, url: string, instance: string, response: import('node:http').ServerResponse): void {
-    const json = (body: unknown): void => {
-      response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(JSON.stringify(body));
-    };
-    if (method === 'POST' && url === '/v1/videos') {
+  /** Create calls the upstream received for `job`. */
+  creates(job: UpstreamJob): number {
+    return (this.upstream?.requests ?? []).filter((request) => request.method === 'POST' && request.path === '/v1/videos' && promptOf(request) === job.prompt).length;
+  }
+
+  private answer(request: ReceivedRequest): Reply {
+    const instance = String(request.headers['x-instance']);
+    if (request.method === 'POST' && request.path === '/v1/videos') {
       const id = `video_up${this.jobs.size}`;
-      this.jobs.set(id, { createdAt: Date.now(), creates: 1, inFlightPolls: 0, maxConcurrentPolls: 0, pollers: [] });
-      json(this.jobObject(id));
-      return;
+      this.jobs.set(id, { createdAt: Date.now(), prompt: promptOf(request), maxConcurrentPolls: 0, pollers: [] });
+      return { body: JSON.stringify(this.jobObject(id, Date.now())) };
     }
-    const content = /^\/v1\/videos\/([^/?]+)\/content/.exec(url);
-    if (method === 'GET' && content !== null) {
-      response.writeHead(200, { 'content-type': 'video/mp4' });
-      response.end(mp4);
-      return;
-    }
-    const poll = /^\/v1\/videos\/([^/?]+)$/.exec(url);
+    if (request.method === 'GET' && /^\/v1\/videos\/([^/?]+)\/content/.test(request.path)) return { contentType: 'video/mp4', body: mp4 };
+    const poll = /^\/v1\/videos\/([^/?]+)$/.exec(request.path);
     const job = poll === null ? undefined : this.jobs.get(poll[1]!);
-    if (method !== 'GET' || job === undefined || poll === null) {
-      response.writeHead(404, { 'content-type': 'application/json' });
-      response.end('{"error":{"message":"not found"}}');
-      return;
-    }
+    if (request.method !== 'GET' || job === undefined || poll === null) return { status: 404, body: '{"error":{"message":"not found"}}' };
     job.pollers.push(instance);
-    job.inFlightPolls++;
-    job.maxConcurrentPolls = Math.max(job.maxConcurrentPolls, job.inFlightPolls);
-    response.once('close', () => job.inFlightPolls--);
+    // The polls of this job still in flight, this one included.
+    const inFlight = this.upstream!.requests.filter((other) => other.method === 'GET' && other.path === request.path && other.answer.endedAt === undefined).length;
+    job.maxConcurrentPolls = Math.max(job.maxConcurrentPolls, inFlight);
     if (this.holdNextPoll) {
       this.holdNextPoll = false;
       this.heldBy = instance;
-      return;
+      return { delayMs: Infinity };
     }
-    setTimeout(() => json(this.jobObject(poll[1]!)), this.pollDelayMs);
+    return { delayMs: this.pollDelayMs, body: JSON.stringify(this.jobObject(poll[1]!, Date.now() + this.pollDelayMs)) };
   }
 
-  private jobObject(id: string): Record<string, unknown> {
+  /** The job as the vendor states it at `at`. */
+  private jobObject(id: string, at: number): Record<string, unknown> {
     const job = this.jobs.get(id)!;
-    const elapsed = Date.now() - job.createdAt;
+    const elapsed = at - job.createdAt;
     const done = elapsed >= this.renderMs;
     return {
       id,
@@ -173,7 +167,7 @@ describe.skipIf(adminUrl === undefined)('two instances on one PostgreSQL', () =>
     for (const job of created) expect((await pollUntilDone(first, job.id)).video.status).toBe('completed');
     expect(upstream.jobs.size).toBe(4);
     for (const job of upstream.jobs.values()) {
-      expect(job.creates).toBe(1);
+      expect(upstream.creates(job)).toBe(1);
       expect(job.maxConcurrentPolls).toBe(1);
     }
     for (const client of [first, second]) {
@@ -197,7 +191,7 @@ describe.skipIf(adminUrl === undefined)('two instances on one PostgreSQL', () =>
     instances.get(victim)!.process.kill('SIGKILL');
     const { video } = await pollUntilDone(survivor, created.id, 30_000);
     expect(video.status).toBe('completed');
-    expect(upstreamJob.creates).toBe(1);
+    expect(upstream.creates(upstreamJob)).toBe(1);
     expect(upstreamJob.maxConcurrentPolls).toBe(1);
     expect(upstreamJob.pollers.at(-1)).not.toBe(victim);
     expect(Buffer.from(await (await survivor.videos.downloadContent(created.id)).arrayBuffer()).equals(mp4)).toBe(true);

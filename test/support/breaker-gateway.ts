@@ -1,6 +1,6 @@
 import OpenAI, { type APIError } from 'openai';
 import { insertKey } from './admin-keys.js';
-import { startFakeUpstream, type FakeReply, type FakeUpstream } from './fake-upstream.js';
+import { type AnswerReply, type ScriptedUpstream, startScriptedUpstream } from './scripted-upstream/index.js';
 import { startTestGateway, type TestGateway } from './gateway-harness.js';
 
 /** A route's state as `/admin/routes` shows it. */
@@ -11,7 +11,7 @@ export interface RouteStanding {
 
 /** A gateway whose models each have their own route (and breaker) to one scripted upstream, and two keys to call it with. */
 export interface BreakerGateway {
-  readonly upstream: FakeUpstream;
+  readonly upstream: ScriptedUpstream;
   readonly gateway: TestGateway;
   readonly attacker: OpenAI;
   readonly bystander: OpenAI;
@@ -20,12 +20,12 @@ export interface BreakerGateway {
 }
 
 export async function startBreakerGateway(options: {
-  readonly replyTo: (body: string) => FakeReply;
+  readonly replyTo: (body: string) => AnswerReply;
   readonly models: readonly string[];
   readonly routing: Record<string, unknown>;
   readonly server?: Record<string, unknown>;
 }): Promise<BreakerGateway> {
-  const upstream = await startFakeUpstream();
+  const upstream = await startScriptedUpstream();
   upstream.reply((request) => options.replyTo(request.body));
   const gateway = await startTestGateway({
     ...(options.server === undefined ? {} : { server: options.server }),

@@ -5,7 +5,7 @@ import type { LedgerEntry } from '../../src/metering/ledger-entry.js';
 import { expectedAnswer, expectedUsage, type ClientAnswer, type ClientUsage } from './matrix-answers.js';
 import { decodeExchange } from './matrix-decode.js';
 import { isSimulator, type ReplySource } from './matrix-recordings.js';
-import type { MatrixExchange } from './matrix-upstream.js';
+import type { ReceivedRequest } from './scripted-upstream/index.js';
 
 /** Facts read off the recording by hand: the decoded expectation must agree with them. */
 export function checkAnchors(source: ReplySource, decoded: IrResponse): void {
@@ -23,12 +23,12 @@ export function checkAnchors(source: ReplySource, decoded: IrResponse): void {
  * Passthrough relays the upstream's bytes, so the client sees the upstream's own usage figures
  * (xAI, for one, leaves reasoning out of completion_tokens, which the decoded IR adds back).
  */
-export function relayedUsage(format: FormatName, exchange: MatrixExchange): ClientUsage | undefined {
+export function relayedUsage(format: FormatName, exchange: ReceivedRequest): ClientUsage | undefined {
   if (format === 'messages') return undefined;
   let usage: Record<string, unknown> | undefined;
-  const bodies = exchange.contentType.startsWith('text/event-stream')
-    ? exchange.responseBody.split('\n').flatMap((line) => (line.startsWith('data: {') ? [JSON.parse(line.slice(6)) as Record<string, unknown>] : []))
-    : [JSON.parse(exchange.responseBody) as Record<string, unknown>];
+  const bodies = (exchange.answer.contentType ?? '').startsWith('text/event-stream')
+    ? exchange.answer.body.split('\n').flatMap((line) => (line.startsWith('data: {') ? [JSON.parse(line.slice(6)) as Record<string, unknown>] : []))
+    : [JSON.parse(exchange.answer.body) as Record<string, unknown>];
   for (const body of bodies) {
     const candidate = format === 'responses' && typeof body.response === 'object' ? (body.response as Record<string, unknown>).usage : body.usage;
     if (typeof candidate === 'object' && candidate !== null) usage = candidate as Record<string, unknown>;
@@ -45,7 +45,7 @@ export function relayedUsage(format: FormatName, exchange: MatrixExchange): Clie
  * response.completed). Each value is mapped to a label naming its item, so "the same blob" means
  * "a blob the upstream gave for that item".
  */
-export function blobAliases(exchange: MatrixExchange): Map<string, string> {
+export function blobAliases(exchange: ReceivedRequest): Map<string, string> {
   const aliases = new Map<string, string>();
   const visit = (value: unknown): void => {
     if (Array.isArray(value)) value.forEach(visit);
@@ -57,9 +57,9 @@ export function blobAliases(exchange: MatrixExchange): Map<string, string> {
       Object.values(record).forEach(visit);
     }
   };
-  const bodies = exchange.contentType.startsWith('text/event-stream')
-    ? exchange.responseBody.split('\n').flatMap((line) => (line.startsWith('data: {') ? [JSON.parse(line.slice(6)) as unknown] : []))
-    : [JSON.parse(exchange.responseBody) as unknown];
+  const bodies = (exchange.answer.contentType ?? '').startsWith('text/event-stream')
+    ? exchange.answer.body.split('\n').flatMap((line) => (line.startsWith('data: {') ? [JSON.parse(line.slice(6)) as unknown] : []))
+    : [JSON.parse(exchange.answer.body) as unknown];
   bodies.forEach(visit);
   return aliases;
 }
@@ -79,7 +79,7 @@ function canonicalAnswer(answer: ClientAnswer, aliases: ReadonlyMap<string, stri
  * The client's answer against what the upstream said in `exchange`, decoded by the provider.
  * Passed-through answers carry the upstream's own usage figures (see relayedUsage).
  */
-export function checkAnswer(format: FormatName, answer: ClientAnswer, exchange: MatrixExchange, passthrough: boolean): IrResponse {
+export function checkAnswer(format: FormatName, answer: ClientAnswer, exchange: ReceivedRequest, passthrough: boolean): IrResponse {
   const decoded = decodeExchange(exchange);
   const aliases = blobAliases(exchange);
   const actual = canonicalAnswer(answer, aliases);

@@ -2,7 +2,7 @@ import { StreamAccumulator, type IrRequest, type IrResponse, type IrStreamEvent 
 import type { ProviderKind, TextGeneration } from '../../src/providers/provider-adapter.js';
 import { adapterFor } from '../../src/providers/registry.js';
 import { createSseReader } from '../../src/upstream/sse-reader.js';
-import type { MatrixExchange } from './matrix-upstream.js';
+import type { ReceivedRequest } from './scripted-upstream/index.js';
 import type { UpstreamWire } from './matrix-recordings.js';
 
 /**
@@ -54,8 +54,8 @@ export function foldEvents(events: readonly IrStreamEvent[]): IrResponse {
 }
 
 /** What the upstream answered in one exchange, as its provider decodes it. */
-export function decodeExchange(exchange: MatrixExchange): IrResponse {
+export function decodeExchange(exchange: ReceivedRequest): IrResponse {
   const wire = wireOfPath(exchange.path);
-  if (exchange.contentType.startsWith('text/event-stream')) return foldEvents(decodeSseText(wire, exchange.responseBody));
-  return textGenerationForWire(wire).decodeResponse(JSON.parse(exchange.responseBody) as unknown, bareIrRequest(false));
+  if ((exchange.answer.contentType ?? '').startsWith('text/event-stream')) return foldEvents(decodeSseText(wire, exchange.answer.body));
+  return textGenerationForWire(wire).decodeResponse(JSON.parse(exchange.answer.body) as unknown, bareIrRequest(false));
 }

@@ -2,8 +2,27 @@ import { startSimulator, type SimulatorHandle } from '../../src/sim/index.js';
 import type { LedgerEntry } from '../../src/metering/ledger-entry.js';
 import { startTestGateway, type TestGateway } from './gateway-harness.js';
 import { createSdkClients } from './matrix-clients.js';
-import { upstreamKinds, type UpstreamKind } from './matrix-recordings.js';
-import { startMatrixUpstream, type MatrixUpstream } from './matrix-upstream.js';
+import { upstreamKinds, type MatrixReply, type UpstreamKind } from './matrix-recordings.js';
+import { startScriptedUpstream, type Reply, type ScriptedUpstream } from './scripted-upstream/index.js';
+
+/** A scripted upstream that also forwards a call to the provider simulator, so simulator cells are checked the same way as recorded ones. */
+export interface MatrixUpstream extends ScriptedUpstream {
+  /** What the next calls get; a list is consumed one reply per call (turn one, turn two, …), the last one kept. */
+  serve(...replies: MatrixReply[]): void;
+}
+
+async function startMatrixUpstream(simulatorUrl: string): Promise<MatrixUpstream> {
+  const upstream = await startScriptedUpstream();
+  const resolved = (reply: MatrixReply): Reply => (reply === 'simulator' ? { relayTo: simulatorUrl } : reply);
+  return {
+    ...upstream,
+    serve(...replies) {
+      const last = replies.at(-1);
+      upstream.script(...replies.slice(0, -1).map(resolved));
+      if (last !== undefined) upstream.reply(resolved(last));
+    },
+  };
+}
 
 export interface MatrixHarness {
   readonly gateway: TestGateway;

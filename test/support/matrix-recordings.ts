@@ -1,6 +1,10 @@
 import type { FormatName } from '../../src/ir/format-name.js';
 import { fixtureChunks, readFixture, sseFromChunks } from './fixtures.js';
-import type { MatrixReply } from './matrix-upstream.js';
+import type { AnswerReply } from './scripted-upstream/index.js';
+import { splitSse } from './sse.js';
+
+/** What a matrix upstream answers: recorded bytes, or whatever the simulator says to the same request. */
+export type MatrixReply = AnswerReply | 'simulator';
 
 /** The upstream kinds of the matrix, named after the provider `type` in the config. */
 export type UpstreamKind = 'openai-compatible' | 'openai' | 'anthropic' | 'gemini';
@@ -171,9 +175,10 @@ export function isSimulator(source: ReplySource): source is { readonly simulator
 
 /** The upstream's reply for a cell. */
 export function replyFor(wire: UpstreamWire, source: ReplySource, stream: boolean): MatrixReply {
-  if (isSimulator(source)) return { kind: 'simulator' };
-  if (!stream) return { kind: 'json', body: readFixture(source.recording.file) };
-  return { kind: 'sse', text: sseText(wire, recordingChunks(source.recording)) };
+  if (isSimulator(source)) return 'simulator';
+  if (!stream) return { body: readFixture(source.recording.file) };
+  // Event by event, so the gateway sees the recording's event boundaries as separate reads.
+  return { pieces: splitSse(sseText(wire, recordingChunks(source.recording))) };
 }
 
 /** Names a source in test titles and the report. */

@@ -20,7 +20,7 @@ import {
   type UpstreamKind,
   type UpstreamWire,
 } from './matrix-recordings.js';
-import type { MatrixExchange } from './matrix-upstream.js';
+import type { ReceivedRequest } from './scripted-upstream/index.js';
 
 export interface MatrixCell {
   readonly kind: UpstreamKind;
@@ -79,12 +79,12 @@ export function defineFormatMatrix(format: FormatName, knownFailures: KnownFailu
   const test = (key: string): typeof it.fails => (knownFailures[key] === undefined ? it : it.fails);
 
   /** One call; returns the turn and the one upstream exchange it caused. */
-  async function turn(kind: UpstreamKind, conversation: readonly unknown[], stream: boolean, reasoning: boolean): Promise<{ result: TurnResult; exchange: MatrixExchange }> {
+  async function turn(kind: UpstreamKind, conversation: readonly unknown[], stream: boolean, reasoning: boolean): Promise<{ result: TurnResult; exchange: ReceivedRequest }> {
     const upstream = harness.upstreams[kind];
-    const before = upstream.exchanges.length;
+    const before = upstream.requests.length;
     const result = await driver.run(conversation, { model: harness.modelFor(kind), stream, reasoning });
-    expect(upstream.exchanges.length, 'upstream calls').toBe(before + 1);
-    return { result, exchange: upstream.exchanges[before]! };
+    expect(upstream.requests.length, 'upstream calls').toBe(before + 1);
+    return { result, exchange: upstream.requests[before]! };
   }
 
   describe.each(matrixCells(format))(`${format} client × $kind upstream: $scenario, stream $stream ($path, $via)`, (cell) => {
@@ -113,7 +113,7 @@ export function defineFormatMatrix(format: FormatName, knownFailures: KnownFailu
       expect(calls.length).toBeGreaterThan(0);
       const two = await turn(kind, driver.continueWith(opening, one.result, 'sunny, 18 degrees', 'thanks'), stream, false);
       checkAnswer(format, two.result.answer, two.exchange, isPassthrough(format, kind));
-      const history = readUpstreamHistory(wire, two.exchange.requestBody);
+      const history = readUpstreamHistory(wire, two.exchange.body);
       // Gemini matches results to calls by function name (its Developer API mints no call ids).
       const echoed = calls.map((call) => ({ id: call.id, name: call.name }));
       const results = calls.map((call) => (wire === 'gemini' ? { callId: call.id, name: call.name } : { callId: call.id }));
@@ -136,7 +136,7 @@ export function defineFormatMatrix(format: FormatName, knownFailures: KnownFailu
       const one = await turn(kind, opening, stream, true);
       const blobs = nativeBlobs(wire, decodeExchange(one.exchange));
       const two = await turn(kind, driver.continueWith(opening, one.result, 'sunny, 18 degrees', 'and tomorrow?'), stream, true);
-      const history = readUpstreamHistory(wire, two.exchange.requestBody);
+      const history = readUpstreamHistory(wire, two.exchange.body);
       if (format === 'chat' || nativeProvider[wire] === undefined) expect(history.reasoningBlobs).toEqual([]);
       else {
         expect(blobs.length, 'the recording carries a blob').toBeGreaterThan(0);
@@ -146,7 +146,7 @@ export function defineFormatMatrix(format: FormatName, knownFailures: KnownFailu
         expect(history.signatureStandIns, 'Gemini calls signed with the stand-in').toBe(0);
       }
       expect(history.unsignedThinking, 'thinking without a signature').toBe(0);
-      expect(two.exchange.requestBody).not.toContain('switchyard.v1.');
+      expect(two.exchange.body).not.toContain('switchyard.v1.');
     });
   });
 
@@ -167,9 +167,9 @@ export function defineFormatMatrix(format: FormatName, knownFailures: KnownFailu
       const blobs = nativeBlobs(fromWire, decodeExchange(one.exchange));
       expect(blobs.length).toBeGreaterThan(0);
       const two = await turn(to, driver.continueWith(opening, one.result, 'sunny, 18 degrees', 'and tomorrow?'), true, true);
-      for (const blob of [...blobs, ...blobAliases(one.exchange).keys()]) expect(two.exchange.requestBody).not.toContain(blob);
-      expect(two.exchange.requestBody).not.toContain('switchyard.v1.');
-      expect(readUpstreamHistory(toWire, two.exchange.requestBody).unsignedThinking).toBe(0);
+      for (const blob of [...blobs, ...blobAliases(one.exchange).keys()]) expect(two.exchange.body).not.toContain(blob);
+      expect(two.exchange.body).not.toContain('switchyard.v1.');
+      expect(readUpstreamHistory(toWire, two.exchange.body).unsignedThinking).toBe(0);
     });
   });
 }

@@ -1,7 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { createServer, request as httpRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import OpenAI from 'openai';
 import { defaultConfig } from '../../src/config/default-config.js';
@@ -11,6 +9,7 @@ import type { Storage } from '../../src/storage/ports.js';
 import { insertKey } from './admin-keys.js';
 import { startTestGateway, type TestGateway } from './gateway-harness.js';
 import { createPostgresTestDatabase, type PostgresTestDatabase } from './postgres-test-database.js';
+import { startScriptedUpstream } from './scripted-upstream/index.js';
 import { s3ProtocolServerCredentials, startS3ProtocolServer, type S3ProtocolServer } from './s3-protocol-server.js';
 import { quickVideoSettings } from './video-jobs.js';
 
@@ -56,7 +55,8 @@ export interface ScaleOutCluster {
 export async function startScaleOutCluster(options: ScaleOutClusterOptions): Promise<ScaleOutCluster> {
   const database: PostgresTestDatabase = await createPostgresTestDatabase(options.postgresAdminUrl);
   const simulator = await startSimulator();
-  const relay = await startCountingRelay(simulator.url);
+  // Every call goes through a scripted upstream relaying to the simulator, which counts them.
+  const relay = await startScriptedUpstream({ reply: { relayTo: simulator.url } });
   const s3: S3ProtocolServer | undefined = options.s3 === true ? await startS3ProtocolServer('scale-out') : undefined;
   const directories: string[] = [];
   const keyPrefix = freshKeyPrefix();
@@ -103,7 +103,7 @@ export async function startScaleOutCluster(options: ScaleOutClusterOptions): Pro
   return {
     gateways,
     simulator,
-    upstreamRequests: () => relay.requests(),
+    upstreamRequests: () => relay.calls(),
     storage: first.services.storage,
     admin,
     client: (gateway, secret) => new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: secret, maxRetries: 0 }),
@@ -121,30 +121,4 @@ export async function startScaleOutCluster(options: ScaleOutClusterOptions): Pro
 
 function accessKeys(): { access_key_id: string; secret_access_key: string } {
   return { access_key_id: s3ProtocolServerCredentials.accessKeyId, secret_access_key: s3ProtocolServerCredentials.secretAccessKey };
-}
-
-/** Passes every request on to `target` as it is, counting them. */
-async function startCountingRelay(target: string): Promise<{ url: string; requests: () => number; close: () => Promise<void> }> {
-  let count = 0;
-  const upstream = new URL(target);
-  const server = createServer((incoming, outgoing) => {
-    count += 1;
-    const forwarded = httpRequest({ host: upstream.hostname, port: upstream.port, method: incoming.method, path: incoming.url, headers: incoming.headers }, (answer) => {
-      outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(outgoing);
-    });
-    forwarded.on('error', () => outgoing.destroy());
-    outgoing.on('close', () => forwarded.destroy());
-    incoming.pipe(forwarded);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    requests: () => count,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
 }

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { totalInputTokens, totalOutputTokens, type Usage } from '../../ir/usage.js';
 import { isRecord } from '../../json/json-value.js';
 import { usageFromMessagesUsage } from '../../wire/messages/messages-usage.js';
-import { readChunkLines, readJsonFixture } from '../../wire/chat/chat-fixtures.test-support.js';
 import { usageFromChatPayload } from '../../wire/chat/chat-usage.js';
 import { geminiUsageMetadataSchema } from '../../providers/gemini/wire/generate-content-response.js';
 import { usageFromGemini } from '../../providers/gemini/wire/gemini-usage.js';
@@ -11,6 +10,7 @@ import { costNanoUsd, UnpricedUsageError } from './cost.js';
 import { parseUsdToPico, withMarkup } from './decimal-usd.js';
 import type { PriceEntry, TokenPrices, TokenRate } from './model-price.js';
 import { priceAt, scheduleOf } from './price-schedule.js';
+import { fixtureChunks, readJsonFixture } from '../../../test/support/fixtures.js';
 
 // Every expectation is hand-computed: tokens × USD per million tokens is micro-USD, so a row's
 // sum of tokens × rate, times 1000, is its cost in nano-USD.
@@ -91,7 +91,7 @@ function geminiUsage(body: unknown): { usage: Usage; reportedTotal: number } {
 
 /** The usage chunk of a recorded chat stream (the last chunk with a usage object). */
 function chatStreamUsagePayload(file: string): unknown {
-  const chunks = readChunkLines(file).map((line) => JSON.parse(line) as unknown);
+  const chunks = fixtureChunks(file).map((line) => JSON.parse(line) as unknown);
   return chunks.filter((chunk) => isRecord(field(chunk, 'usage'))).at(-1);
 }
 

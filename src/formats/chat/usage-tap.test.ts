@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { chatStreamFixtures, readChunkLines, readJsonFixture } from '../../wire/chat/chat-fixtures.test-support.js';
+import { chatStreamFixtures } from '../../wire/chat/chat-fixtures.test-support.js';
 import { chatFormat } from './index.js';
+import { fixtureChunks, readJsonFixture } from '../../../test/support/fixtures.js';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -18,7 +19,7 @@ describe('chat usage tap (passthrough)', () => {
   for (const fixture of chatStreamFixtures) {
     it(`reads the usage of the recorded ${fixture.name} stream`, () => {
       const tap = chatFormat.createUsageTap();
-      for (const line of readChunkLines(fixture.chunks)) tap.observe(undefined, line);
+      for (const line of fixtureChunks(fixture.chunks)) tap.observe(undefined, line);
       tap.observe(undefined, '[DONE]');
       expect(tap.usage()).toEqual(expected[fixture.name]);
     });
@@ -27,7 +28,7 @@ describe('chat usage tap (passthrough)', () => {
   it('parses only the chunk that carries a usage object', () => {
     const parse = vi.spyOn(JSON, 'parse');
     const tap = chatFormat.createUsageTap();
-    const lines = readChunkLines('openai/chat/openai-text.chunks.txt');
+    const lines = fixtureChunks('openai/chat/openai-text.chunks.txt');
     parse.mockClear();
     for (const line of lines) tap.observe(undefined, line);
     expect(lines.length).toBeGreaterThan(50);

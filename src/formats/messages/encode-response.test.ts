@@ -3,7 +3,8 @@ import type { IrResponse } from '../../ir/index.js';
 import { anthropicAdapter } from '../../providers/anthropic/index.js';
 import { createOpenAIChatAdapter } from '../../providers/openai/openai-adapters.js';
 import { messagesFormat } from './index.js';
-import { encodeContext, readJsonFixture, sdkCreate } from './messages-fixtures.test-support.js';
+import { encodeContext, sdkCreate } from './messages-fixtures.test-support.js';
+import { readJsonFixture } from '../../../test/support/fixtures.js';
 
 const request = messagesFormat.decodeRequest({ model: 'public-model', max_tokens: 1024, messages: [{ role: 'user', content: 'hi' }] });
 const context = encodeContext(request);

@@ -5,7 +5,8 @@ import { geminiAdapter } from '../../providers/gemini/index.js';
 import { openAIResponsesAdapter } from '../../providers/openai/openai-adapters.js';
 import type { TextProviderAdapter, UpstreamTarget } from '../../providers/provider-adapter.js';
 import { messagesFormat } from './index.js';
-import { encodeAll, encodeContext, readChunkLines, readJsonFixture, replay, sdkCreate, sdkFinalMessage } from './messages-fixtures.test-support.js';
+import { encodeAll, encodeContext, replay, sdkCreate, sdkFinalMessage } from './messages-fixtures.test-support.js';
+import { fixtureChunks, readJsonFixture } from '../../../test/support/fixtures.js';
 
 /**
  * Reasoning blobs of other providers, handed to a Messages client and echoed back by it as the
@@ -73,7 +74,7 @@ describe('Messages client, Gemini upstream: the signature Gemini put on its func
   it('goes back on the functionCall part when the answer was streamed', async () => {
     const request = messagesFormat.decodeRequest({ ...firstTurn, stream: true });
     const decoder = geminiAdapter.text.createStreamDecoder(request);
-    const lines = readChunkLines('google/generate-content/google-tool-call-gemini3.chunks.txt');
+    const lines = fixtureChunks('google/generate-content/google-tool-call-gemini3.chunks.txt');
     const message = await viaStream([...lines.flatMap((line) => decoder.push(undefined, line)), ...decoder.end()]);
     expect(message.content.map((block) => block.type)).toEqual(['thinking', 'tool_use']);
     const parts = modelParts(nextTurnBody(geminiAdapter, message));
@@ -102,7 +103,7 @@ describe('Messages client, OpenAI Responses upstream: encrypted reasoning', () =
   });
 
   it('goes back as the same reasoning item when the answer was streamed', async () => {
-    const lines = firstStream(readChunkLines('openai/responses/openai-reasoning-encrypted-content.1.chunks.txt'));
+    const lines = firstStream(fixtureChunks('openai/responses/openai-reasoning-encrypted-content.1.chunks.txt'));
     const done = lines.map((line) => JSON.parse(line) as Record<string, unknown>).find((event) => event['type'] === 'response.output_item.done' && (event['item'] as Record<string, unknown>)['type'] === 'reasoning');
     const item = (done?.['item'] ?? {}) as Record<string, unknown>;
     const message = await viaStream(replay(openAIResponsesAdapter.text.createStreamDecoder(messagesFormat.decodeRequest(firstTurn)), lines));

@@ -3,32 +3,12 @@
  * test/fixtures, replay through provider stream decoders, and the real `@anthropic-ai/sdk`
  * pointed at canned gateway output through a custom fetch.
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Anthropic from '@anthropic-ai/sdk';
 import type { Message } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { IrRequest, IrStreamEvent } from '../../ir/index.js';
 import type { StreamDecoder } from '../../providers/provider-adapter.js';
 import type { EncodeContext, StreamEncoder } from '../client-format.js';
-
-const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const fixturesRoot = path.resolve(repositoryRoot, 'test/fixtures');
-
-export function readFixtureText(relative: string): string {
-  return readFileSync(path.join(fixturesRoot, relative), 'utf8');
-}
-
-export function readJsonFixture(relative: string): unknown {
-  return JSON.parse(readFixtureText(relative)) as unknown;
-}
-
-/** `*.chunks.txt`: one SSE data payload per line. */
-export function readChunkLines(relative: string): string[] {
-  return readFixtureText(relative)
-    .split('\n')
-    .filter((line) => line.trim() !== '');
-}
+import { readFixture } from '../../../test/support/fixtures.js';
 
 export interface ClientRecord {
   readonly line: number;
@@ -40,7 +20,7 @@ export interface ClientRecord {
 /** The recorded HTTP requests of a client log in test/fixtures/clients (connect lines left out). */
 export function readClientRecords(file: 'claude-code.jsonl' | 'anthropic-sdk.jsonl'): ClientRecord[] {
   const records: ClientRecord[] = [];
-  readFixtureText(`clients/${file}`)
+  readFixture(`clients/${file}`)
     .split('\n')
     .forEach((text, line) => {
       if (text.trim() === '') return;
@@ -49,11 +29,6 @@ export function readClientRecords(file: 'claude-code.jsonl' | 'anthropic-sdk.jso
       records.push({ line, path: record.path ?? '', headers: record.headers ?? {}, body: record.body as Record<string, unknown> });
     });
   return records;
-}
-
-/** A Messages recording rebuilt as the SSE bytes Anthropic sent (`event:` = the data's type). */
-export function anthropicSse(lines: readonly string[]): string {
-  return lines.map((line) => `event: ${(JSON.parse(line) as { type: string }).type}\ndata: ${line}\n\n`).join('');
 }
 
 /** Named SSE text split back into `{event, data}` pairs (asserting the framing on the way). */

@@ -3,18 +3,14 @@ import { GatewayError } from '../../errors/gateway-error.js';
 import type { IrStreamEvent } from '../../ir/index.js';
 import { anthropicAdapter } from '../../providers/anthropic/index.js';
 import { createOpenAIChatAdapter } from '../../providers/openai/openai-adapters.js';
-import { chatStreamFixtures, readChunkLines as readChatChunkLines } from '../../wire/chat/chat-fixtures.test-support.js';
+import { chatStreamFixtures } from '../../wire/chat/chat-fixtures.test-support.js';
 import { messagesFormat } from './index.js';
-import {
-  anthropicSse,
-  encodeAll,
-  encodeContext,
-  essentials,
-  parseSse,
-  readChunkLines,
-  replay,
-  sdkFinalMessage,
-} from './messages-fixtures.test-support.js';
+import { encodeAll, encodeContext, essentials, parseSse, replay, sdkFinalMessage } from './messages-fixtures.test-support.js';
+import { fixtureChunks } from '../../../test/support/fixtures.js';
+import { sse, typedEvents } from '../../../test/support/sse.js';
+
+/** A Messages recording rebuilt as the SSE bytes Anthropic sent (`event:` = the data's type). */
+const recordedSse = (lines: readonly string[]): string => sse(typedEvents(lines));
 
 const request = messagesFormat.decodeRequest({ model: 'public-model', max_tokens: 1024, messages: [{ role: 'user', content: 'hi' }], stream: true });
 
@@ -24,7 +20,7 @@ function encodeEvents(events: readonly IrStreamEvent[]): string {
 
 /** Recorded Anthropic stream → Anthropic stream decoder → IR → our encoder → SSE text. */
 function reencodeAnthropic(file: string): string {
-  return encodeEvents(replay(anthropicAdapter.text.createStreamDecoder(request), readChunkLines(`anthropic/messages/${file}`)));
+  return encodeEvents(replay(anthropicAdapter.text.createStreamDecoder(request), fixtureChunks(`anthropic/messages/${file}`)));
 }
 
 /** Recorded chat stream → chat stream decoder → IR events. */
@@ -71,7 +67,7 @@ const roundTrips = [
 
 describe('Messages stream encoder: recorded Anthropic streams through the IR', () => {
   it.each(roundTrips)('gives the SDK the same final message for %s as the recording itself', async (file) => {
-    const recorded = await sdkFinalMessage(anthropicSse(readChunkLines(`anthropic/messages/${file}`)));
+    const recorded = await sdkFinalMessage(recordedSse(fixtureChunks(`anthropic/messages/${file}`)));
     const sse = reencodeAnthropic(file);
     expectWellFormed(sse);
     const ours = await sdkFinalMessage(sse);
@@ -81,7 +77,7 @@ describe('Messages stream encoder: recorded Anthropic streams through the IR', (
   });
 
   it('sends the recorded thinking stream block for block, signature_delta just before the stop', () => {
-    const lines = readChunkLines('anthropic/messages/anthropic-clear-thinking.1.chunks.txt');
+    const lines = fixtureChunks('anthropic/messages/anthropic-clear-thinking.1.chunks.txt');
     const contentEvents = (events: { event: string; data: Record<string, unknown> }[]) =>
       events.filter(({ event, data }) => {
         if (!event.startsWith('content_block')) return false;
@@ -89,7 +85,7 @@ describe('Messages stream encoder: recorded Anthropic streams through the IR', (
         // The recording has an empty thinking_delta, which carries nothing and is not repeated.
         return delta === undefined || (delta['thinking'] !== '' && delta['text'] !== '');
       });
-    const recorded = contentEvents(parseSse(anthropicSse(lines)));
+    const recorded = contentEvents(parseSse(recordedSse(lines)));
     const ours = contentEvents(parseSse(reencodeAnthropic('anthropic-clear-thinking.1.chunks.txt')));
     expect(ours).toEqual(recorded);
     const firstStop = ours.findIndex(({ event }) => event === 'content_block_stop');
@@ -98,7 +94,7 @@ describe('Messages stream encoder: recorded Anthropic streams through the IR', (
 
   it('keeps the text of a server-tool stream (server blocks themselves have no IR form)', async () => {
     const file = 'anthropic-web-search-tool.1.chunks.txt';
-    const recorded = await sdkFinalMessage(anthropicSse(readChunkLines(`anthropic/messages/${file}`)));
+    const recorded = await sdkFinalMessage(recordedSse(fixtureChunks(`anthropic/messages/${file}`)));
     const sse = reencodeAnthropic(file);
     expectWellFormed(sse);
     const ours = await sdkFinalMessage(sse);
@@ -132,7 +128,7 @@ describe('Messages stream encoder: recorded Anthropic streams through the IR', (
 describe('Messages stream encoder: recorded chat streams', () => {
   for (const fixture of chatStreamFixtures) {
     it(`turns the ${fixture.name} stream into blocks the SDK assembles correctly`, async () => {
-      const events = chatEvents(readChatChunkLines(fixture.chunks));
+      const events = chatEvents(fixtureChunks(fixture.chunks));
       const sse = encodeEvents(events);
       expectWellFormed(sse);
       const message = await sdkFinalMessage(sse);
@@ -170,7 +166,7 @@ describe('Messages stream encoder: recorded chat streams', () => {
   }
 
   it('gives the deepseek tool call its parsed input and the reasoning as thinking', async () => {
-    const message = await sdkFinalMessage(encodeEvents(chatEvents(readChatChunkLines('openai-compatible/chat/deepseek-tool-call.chunks.txt'))));
+    const message = await sdkFinalMessage(encodeEvents(chatEvents(fixtureChunks('openai-compatible/chat/deepseek-tool-call.chunks.txt'))));
     expect(message.content.map((block) => block.type)).toEqual(['thinking', 'tool_use']);
     expect(message.content[1]).toEqual({ type: 'tool_use', id: 'call_00_ioIn7yN9p1ZOMNpDLwd4MgAF', name: 'weather', input: { location: 'San Francisco' } });
     expect(message.usage).toMatchObject({ input_tokens: 19, cache_read_input_tokens: 320, output_tokens: 83 });
@@ -178,7 +174,7 @@ describe('Messages stream encoder: recorded chat streams', () => {
 
   it('serialises parallel tool calls whose fragments interleave, without interleaving blocks', async () => {
     // No recording streams interleaved calls; this reuses the recorded groq chunk envelope.
-    const [template] = readChatChunkLines('openai-compatible/chat/groq-tool-call.chunks.txt');
+    const [template] = fixtureChunks('openai-compatible/chat/groq-tool-call.chunks.txt');
     const envelope = JSON.parse(template ?? '{}') as Record<string, unknown>;
     const chunk = (delta: unknown, finish: string | null = null, usage?: unknown) =>
       JSON.stringify({ ...envelope, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }], ...(usage === undefined ? {} : { usage }) });

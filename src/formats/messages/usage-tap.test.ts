@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { messagesFormat } from './index.js';
-import { readChunkLines, readJsonFixture } from './messages-fixtures.test-support.js';
+import { fixtureChunks, readJsonFixture } from '../../../test/support/fixtures.js';
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -21,12 +21,12 @@ function typeOf(line: string): string {
 describe('Messages usage tap (passthrough)', () => {
   it.each(streams)('reads the usage of the recorded %s stream', (file, expected) => {
     const tap = messagesFormat.createUsageTap();
-    for (const line of readChunkLines(`anthropic/messages/${file}`)) tap.observe(typeOf(line), line);
+    for (const line of fixtureChunks(`anthropic/messages/${file}`)) tap.observe(typeOf(line), line);
     expect(tap.usage()).toEqual(expected);
   });
 
   it('parses only message_start and message_delta, picked by event name', () => {
-    const lines = readChunkLines('anthropic/messages/anthropic-web-search-tool.1.chunks.txt');
+    const lines = fixtureChunks('anthropic/messages/anthropic-web-search-tool.1.chunks.txt');
     const names = lines.map(typeOf);
     const parse = vi.spyOn(JSON, 'parse');
     const tap = messagesFormat.createUsageTap();
@@ -38,7 +38,7 @@ describe('Messages usage tap (passthrough)', () => {
 
   it('recognises the two events by their type when a relay dropped the event names', () => {
     const tap = messagesFormat.createUsageTap();
-    for (const line of readChunkLines('anthropic/messages/anthropic-tool-no-args.chunks.txt')) tap.observe(undefined, line);
+    for (const line of fixtureChunks('anthropic/messages/anthropic-tool-no-args.chunks.txt')) tap.observe(undefined, line);
     expect(tap.usage()).toEqual({ inputUncached: 565, cacheRead: 0, cacheWrite: 0, output: 48, reasoning: 0 });
   });
 

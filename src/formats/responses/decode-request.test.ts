@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../errors/gateway-error.js';
 import type { IrRequest } from '../../ir/index.js';
-import { fixturePath } from '../../wire/responses/responses-fixtures.test-support.js';
 import { responsesFormat, responsesInputExtensionKey } from './index.js';
+import { fixtureChunks } from '../../../test/support/fixtures.js';
 
 interface RecordedRequest {
   readonly seq: number;
@@ -13,9 +12,7 @@ interface RecordedRequest {
 }
 
 function recordedBodies(file: string): Record<string, unknown>[] {
-  return readFileSync(fixturePath(`clients/${file}`), 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
+  return fixtureChunks(`clients/${file}`)
     .map((line) => JSON.parse(line) as RecordedRequest)
     .filter((entry) => entry.kind === 'request' && entry.path === '/v1/responses' && entry.body !== undefined)
     .map((entry) => entry.body ?? {});

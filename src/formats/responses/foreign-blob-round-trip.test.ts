@@ -1,11 +1,9 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import type { IrStreamEvent } from '../../ir/index.js';
 import { geminiAdapter } from '../../providers/gemini/index.js';
 import type { UpstreamTarget } from '../../providers/provider-adapter.js';
+import { fixtureChunks, readJsonFixture } from '../../../test/support/fixtures.js';
 import { responsesFormat } from './index.js';
 
 /**
@@ -14,7 +12,6 @@ import { responsesFormat } from './index.js';
  * turn. Recorded Gemini answers → IR → Responses (JSON or SSE, read by the real SDK) → echoed
  * output → IR → Gemini request body.
  */
-const fixtures = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..', 'test/fixtures/google/generate-content');
 const firstInput = [{ role: 'user' as const, content: 'Weather in SF?' }];
 const target: UpstreamTarget = { providerName: 'test', kind: 'gemini', baseUrl: 'https://upstream.test', apiKey: 'k', model: 'gemini-3-pro-preview' };
 
@@ -39,7 +36,7 @@ function nextTurnModelParts(output: readonly OpenAI.Responses.ResponseOutputItem
 
 describe('Responses client, Gemini upstream: the signature Gemini put on its function call', () => {
   it('is handed out in a summary-less reasoning item before the call and goes back on the functionCall (JSON answer)', async () => {
-    const recorded = JSON.parse(readFileSync(path.join(fixtures, 'google-tool-call-gemini3.json'), 'utf8')) as GeminiChunk;
+    const recorded = readJsonFixture('google/generate-content/google-tool-call-gemini3.json') as GeminiChunk;
     const signature = callSignature([recorded]);
     const request = responsesFormat.decodeRequest({ model: 'public-model', input: firstInput });
     const encoded = responsesFormat.encodeResponse(geminiAdapter.text.decodeResponse(recorded, request), { requestId: 'req_1', model: 'public-model', request });
@@ -51,7 +48,7 @@ describe('Responses client, Gemini upstream: the signature Gemini put on its fun
   });
 
   it('goes back on the functionCall when the answer was streamed, with no stand-in', async () => {
-    const lines = readFileSync(path.join(fixtures, 'google-tool-call-gemini3.chunks.txt'), 'utf8').split('\n').filter((line) => line.trim() !== '');
+    const lines = fixtureChunks('google/generate-content/google-tool-call-gemini3.chunks.txt');
     const signature = callSignature(lines.map((line) => JSON.parse(line) as GeminiChunk));
     const request = responsesFormat.decodeRequest({ model: 'public-model', input: firstInput, stream: true });
     const decoder = geminiAdapter.text.createStreamDecoder(request);

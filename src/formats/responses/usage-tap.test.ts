@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { readChunkLines, readJsonFixture, readStreams } from '../../wire/responses/responses-fixtures.test-support.js';
+import { readStreams } from '../../wire/responses/responses-fixtures.test-support.js';
 import { responsesFormat } from './index.js';
+import { fixtureChunks, readJsonFixture } from '../../../test/support/fixtures.js';
 
 function tap(lines: readonly string[], withEventNames: boolean): ReturnType<ReturnType<typeof responsesFormat.createUsageTap>['usage']> {
   const usageTap = responsesFormat.createUsageTap();
@@ -22,7 +23,7 @@ describe('Responses usage tap (passthrough)', () => {
   });
 
   it('has no usage for the failed stream, and ignores events that merely mention completion', () => {
-    expect(tap(readChunkLines('openai/responses/openai-error.1.chunks.txt'), true)).toBeUndefined();
+    expect(tap(fixtureChunks('openai/responses/openai-error.1.chunks.txt'), true)).toBeUndefined();
     const usageTap = responsesFormat.createUsageTap();
     usageTap.observe('response.output_text.delta', '{"type":"response.output_text.delta","delta":"\\"type\\":\\"response.completed\\"","usage":{"input_tokens":5}}');
     expect(usageTap.usage()).toBeUndefined();

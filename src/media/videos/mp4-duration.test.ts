@@ -1,10 +1,7 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { readFixtureBytes } from '../../../test/support/fixtures.js';
 import { createMp4Probe } from './mp4-duration.js';
 
-const generated = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../test/fixtures/generated');
 const files = ['probe-moov-first-3s.mp4', 'probe-moov-last-3s.mp4', 'upstream-video-320x180-4s.mp4'];
 const seconds: Record<string, number> = { 'probe-moov-first-3s.mp4': 3, 'probe-moov-last-3s.mp4': 3, 'upstream-video-320x180-4s.mp4': 4 };
 
@@ -36,7 +33,7 @@ function versionOneFile(timescale: number, duration: bigint): Buffer {
 describe('createMp4Probe', () => {
   for (const file of files) {
     it.each([1, 7, 4096, 1 << 30])(`reads the duration of ${file} fed in chunks of %i bytes, passing every byte on`, async (size) => {
-      const bytes = readFileSync(path.join(generated, file));
+      const bytes = readFixtureBytes(`generated/${file}`);
       const { duration, passed } = await probe(bytes, size);
       expect(duration).toBeCloseTo(seconds[file] ?? 0, 1);
       expect(passed.equals(bytes)).toBe(true);
@@ -48,7 +45,7 @@ describe('createMp4Probe', () => {
   });
 
   it('leaves the duration unknown for truncated or garbage input', async () => {
-    const bytes = readFileSync(path.join(generated, 'probe-moov-last-3s.mp4'));
+    const bytes = readFixtureBytes('generated/probe-moov-last-3s.mp4');
     expect((await probe(bytes.subarray(0, bytes.length - 200), 512)).duration).toBeUndefined();
     expect((await probe(Buffer.from('this is not a video file at all, not even close'), 5)).duration).toBeUndefined();
     expect((await probe(Buffer.alloc(0), 5)).duration).toBeUndefined();

@@ -1,17 +1,12 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { IrRequest } from '../../ir/index.js';
+import { readJsonFixture } from '../../../test/support/fixtures.js';
 import { decodeMessagesResponse } from './decode-response.js';
-
-const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const fixtureDirectory = path.resolve(repositoryRoot, 'test/fixtures/anthropic/messages');
 
 const request: IrRequest = { model: 'claude', messages: [], params: {}, stream: false, extensions: {} };
 
 function fixture(name: string): unknown {
-  return JSON.parse(readFileSync(path.join(fixtureDirectory, name), 'utf8'));
+  return readJsonFixture(`anthropic/messages/${name}`);
 }
 
 describe('decoding recorded Messages responses', () => {

@@ -1,18 +1,13 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { IrRequest, IrStreamEvent, OutputPart, Usage } from '../../ir/index.js';
+import { fixtureChunks, readJsonFixture } from '../../../test/support/fixtures.js';
 import { decodeMessagesResponse } from './decode-response.js';
 import { createAnthropicStreamDecoder } from './stream-decoder.js';
-
-const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const fixtureDirectory = path.resolve(repositoryRoot, 'test/fixtures/anthropic/messages');
 
 const request: IrRequest = { model: 'claude', messages: [], params: {}, stream: true, extensions: {} };
 
 function fixtureLines(name: string): string[] {
-  return readFileSync(path.join(fixtureDirectory, name), 'utf8').split('\n').filter((line) => line.trim() !== '');
+  return fixtureChunks(`anthropic/messages/${name}`);
 }
 
 /** Replays recorded data lines as named SSE events (the event name equals the JSON `type`). */
@@ -96,7 +91,7 @@ function assemble(events: readonly IrStreamEvent[]): Assembled {
 }
 
 function decodeFixture(name: string): ReturnType<typeof decodeMessagesResponse> {
-  return decodeMessagesResponse(JSON.parse(readFileSync(path.join(fixtureDirectory, name), 'utf8')), request);
+  return decodeMessagesResponse(readJsonFixture(`anthropic/messages/${name}`), request);
 }
 
 /** The shape of an answer: part types, tool names and finish (the .json and .chunks.txt files are separate runs). */

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { decodeGeminiError } from './decode-error.js';
-import { readGeminiFixtureText } from './gemini.test-support.js';
+import { readFixture } from '../../../test/support/fixtures.js';
 
 describe('decodeGeminiError', () => {
   it('maps the recorded 429 with its RetryInfo delay rounded up (google-429-retry-info.json)', () => {
-    const error = decodeGeminiError(429, readGeminiFixtureText('google-429-retry-info.json'), {});
+    const error = decodeGeminiError(429, readFixture('google/generate-content/google-429-retry-info.json'), {});
     expect(error.code).toBe('upstream_rate_limited');
     expect(error.status).toBe(429);
     expect(error.retryable).toBe(true);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../errors/gateway-error.js';
 import { decodeGeminiResponse } from './decode-response.js';
-import { makeRequest, readGeminiJsonFixture } from './gemini.test-support.js';
+import { makeRequest } from './gemini.test-support.js';
+import { readJsonFixture } from '../../../test/support/fixtures.js';
 
 function asRecord(value: unknown): Record<string, unknown> {
   return value as Record<string, unknown>;
@@ -9,7 +10,7 @@ function asRecord(value: unknown): Record<string, unknown> {
 
 describe('decodeGeminiResponse on recorded answers', () => {
   it('reads a text answer with its thought signature, finish and usage (google-text.json)', () => {
-    const response = decodeGeminiResponse(readGeminiJsonFixture('google-text'), makeRequest());
+    const response = decodeGeminiResponse(readJsonFixture('google/generate-content/google-text.json'), makeRequest());
     expect(response.id).toBe('Un6LacrVMcjUxs0PmJfWoQc');
     expect(response.model).toBe('gemini-3-pro-preview');
     expect(response.content).toHaveLength(1);
@@ -28,7 +29,7 @@ describe('decodeGeminiResponse on recorded answers', () => {
     ['google-reasoning', 282],
     ['google-reasoning-gemini3', 258],
   ])('counts thought tokens apart from visible output (%s.json)', (name, thoughts) => {
-    const response = decodeGeminiResponse(readGeminiJsonFixture(name), makeRequest());
+    const response = decodeGeminiResponse(readJsonFixture(`google/generate-content/${name}.json`), makeRequest());
     expect(response.usage).toEqual({ inputUncached: 9, cacheRead: 0, cacheWrite: 0, output: 29, reasoning: thoughts });
     expect(response.content.map((part) => part.type)).toEqual(['text']);
     expect(response.content[0]?.type === 'text' && response.content[0].blob?.provider).toBe('gemini');
@@ -38,7 +39,7 @@ describe('decodeGeminiResponse on recorded answers', () => {
     ['google-tool-call', 'm36LaZGyCLz1xs0PtNSB-QU', 893, 'EskgCsYgAb4'],
     ['google-tool-call-gemini3', 'JniLacKqGqH0xs0P0O776As', 1801, 'Eqo+Cqc+Ab4'],
   ])('reads a function call as a tool call with a minted id and its signature (%s.json)', (name, responseId, thoughts, signature) => {
-    const response = decodeGeminiResponse(readGeminiJsonFixture(name), makeRequest());
+    const response = decodeGeminiResponse(readJsonFixture(`google/generate-content/${name}.json`), makeRequest());
     expect(response.content).toHaveLength(1);
     const call = response.content[0];
     expect(call?.type).toBe('tool-call');
@@ -56,7 +57,7 @@ describe('decodeGeminiResponse on recorded answers', () => {
 
 describe('decodeGeminiResponse usage and finish edge cases', () => {
   it('splits cached prompt tokens out of the prompt and counts tool-use prompt tokens as input', () => {
-    const body = asRecord(readGeminiJsonFixture('google-text'));
+    const body = asRecord(readJsonFixture('google/generate-content/google-text.json'));
     const usageMetadata = { ...asRecord(body.usageMetadata), promptTokenCount: 1000, cachedContentTokenCount: 600, toolUsePromptTokenCount: 40 };
     const response = decodeGeminiResponse({ ...body, usageMetadata }, makeRequest());
     expect(response.usage).toEqual({ inputUncached: 440, cacheRead: 600, cacheWrite: 0, output: 28, reasoning: 244 });
@@ -74,7 +75,7 @@ describe('decodeGeminiResponse usage and finish edge cases', () => {
   });
 
   it('maps MAX_TOKENS to length', () => {
-    const body = asRecord(readGeminiJsonFixture('google-text'));
+    const body = asRecord(readJsonFixture('google/generate-content/google-text.json'));
     const candidates = [{ ...asRecord((body.candidates as unknown[])[0]), finishReason: 'MAX_TOKENS' }];
     expect(decodeGeminiResponse({ ...body, candidates }, makeRequest()).finish).toEqual({ reason: 'length', raw: 'MAX_TOKENS' });
   });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { UpstreamTarget } from '../provider-adapter.js';
 import { geminiAdapter } from './index.js';
-import { makeRequest, readGeminiChunks, readGeminiJsonFixture, replayChunks } from './gemini.test-support.js';
+import { makeRequest, replayChunks } from './gemini.test-support.js';
+import { fixtureChunks, readJsonFixture } from '../../../test/support/fixtures.js';
 
 const target: UpstreamTarget = {
   providerName: 'google',
@@ -31,8 +32,8 @@ describe('geminiAdapter', () => {
   });
 
   it('wires the response, stream and error decoders', () => {
-    expect(geminiAdapter.text.decodeResponse(readGeminiJsonFixture('google-text'), makeRequest()).usage.output).toBe(28);
-    const events = replayChunks(geminiAdapter.text.createStreamDecoder(makeRequest()), readGeminiChunks('google-text'));
+    expect(geminiAdapter.text.decodeResponse(readJsonFixture('google/generate-content/google-text.json'), makeRequest()).usage.output).toBe(28);
+    const events = replayChunks(geminiAdapter.text.createStreamDecoder(makeRequest()), fixtureChunks('google/generate-content/google-text.chunks.txt'));
     expect(events.at(-1)?.type).toBe('response-end');
     expect(geminiAdapter.decodeError(429, '{}', {}).code).toBe('upstream_rate_limited');
   });

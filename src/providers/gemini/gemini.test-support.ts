@@ -1,27 +1,7 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { IrRequest, IrStreamEvent } from '../../ir/index.js';
 import type { StreamDecoder } from '../provider-adapter.js';
 
-/** Test support: recorded Gemini fixtures and a minimal request. Used only by *.test.ts files. */
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const fixtureDirectory = path.resolve(repoRoot, 'test/fixtures/google/generate-content');
-
-export function readGeminiJsonFixture(name: string): unknown {
-  return JSON.parse(readFileSync(path.join(fixtureDirectory, `${name}.json`), 'utf8'));
-}
-
-export function readGeminiFixtureText(name: string): string {
-  return readFileSync(path.join(fixtureDirectory, name), 'utf8');
-}
-
-/** The `data:` payloads of a recorded stream, one per line. */
-export function readGeminiChunks(name: string): string[] {
-  return readGeminiFixtureText(`${name}.chunks.txt`)
-    .split('\n')
-    .filter((line) => line.trim() !== '');
-}
+/** Test support: replaying recorded Gemini chunks, and a minimal request. Used only by *.test.ts files. */
 
 /** Feeds every chunk to the decoder, then ends the stream. */
 export function replayChunks(decoder: StreamDecoder, chunks: readonly string[]): IrStreamEvent[] {

@@ -3,10 +3,11 @@ import type { IrStreamEvent, OutputPart } from '../../ir/index.js';
 import { collectOutputParts } from './collect-output-parts.js';
 import { decodeGeminiResponse } from './decode-response.js';
 import { createGeminiStreamDecoder } from './stream-decoder.js';
-import { makeRequest, readGeminiChunks, readGeminiJsonFixture, replayChunks } from './gemini.test-support.js';
+import { makeRequest, replayChunks } from './gemini.test-support.js';
+import { fixtureChunks, readJsonFixture } from '../../../test/support/fixtures.js';
 
 function replay(name: string): IrStreamEvent[] {
-  return replayChunks(createGeminiStreamDecoder(makeRequest({ stream: true })), readGeminiChunks(name));
+  return replayChunks(createGeminiStreamDecoder(makeRequest({ stream: true })), fixtureChunks(`google/generate-content/${name}.chunks.txt`));
 }
 
 /** The stream contract: start first, blocks numbered from 0, each ended, one response-end last. */
@@ -95,7 +96,7 @@ describe('Gemini stream decoder on recorded tool calls', () => {
 
   it.each(['google-tool-call', 'google-tool-call-gemini3'])('gives the same call, finish and usage kind streamed or not (%s)', (name) => {
     const streamed = replay(name);
-    const whole = decodeGeminiResponse(readGeminiJsonFixture(name), makeRequest());
+    const whole = decodeGeminiResponse(readJsonFixture(`google/generate-content/${name}.json`), makeRequest());
     expect(toolCalls(collectOutputParts(streamed))).toEqual(toolCalls(whole.content));
     expect(responseEnd(streamed).finish).toEqual(whole.finish);
     expect(responseEnd(streamed).usage.inputUncached).toBe(whole.usage.inputUncached);
@@ -143,7 +144,7 @@ describe('Gemini stream decoder on recorded tool calls', () => {
 describe('Gemini stream decoder failures', () => {
   it('closes the open block and reports an error when the stream stops before a finish reason', () => {
     const decoder = createGeminiStreamDecoder(makeRequest({ stream: true }));
-    const chunks = readGeminiChunks('google-text').slice(0, 2);
+    const chunks = fixtureChunks('google/generate-content/google-text.chunks.txt').slice(0, 2);
     const events = replayChunks(decoder, chunks);
     expect(events.some((event) => event.type === 'response-end')).toBe(false);
     expect(events.at(-2)).toEqual({ type: 'block-end', index: 0 });
@@ -159,13 +160,13 @@ describe('Gemini stream decoder failures', () => {
 
   it('turns an error object sent in the stream into an error event and ignores what follows', () => {
     const decoder = createGeminiStreamDecoder(makeRequest({ stream: true }));
-    const first = decoder.push(undefined, readGeminiChunks('google-text')[0] ?? '');
+    const first = decoder.push(undefined, fixtureChunks('google/generate-content/google-text.chunks.txt')[0] ?? '');
     expect(first[0]?.type).toBe('response-start');
     const failed = decoder.push(undefined, JSON.stringify({ error: { code: 503, message: 'The model is overloaded.', status: 'UNAVAILABLE' } }));
     const last = failed.at(-1);
     expect(last?.type === 'error' && [last.error.code, last.error.status, last.error.upstreamType]).toEqual(['upstream_unavailable', 503, 'UNAVAILABLE']);
     expect(failed.filter((event) => event.type === 'block-end')).toHaveLength(1);
-    expect(decoder.push(undefined, readGeminiChunks('google-text')[1] ?? '')).toEqual([]);
+    expect(decoder.push(undefined, fixtureChunks('google/generate-content/google-text.chunks.txt')[1] ?? '')).toEqual([]);
     expect(decoder.end()).toEqual([]);
   });
 

@@ -1,31 +1,7 @@
 /**
- * Test support: reads the recorded upstream fixtures in test/fixtures (never imported by
- * runtime code). `*.chunks.txt` holds one SSE data payload per line, without `[DONE]`.
+ * Test support: the recorded chat streams in test/fixtures (never imported by runtime code; read
+ * them with test/support/fixtures.ts). `*.chunks.txt` holds one SSE data payload per line, without `[DONE]`.
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const fixturesRoot = path.resolve(repositoryRoot, 'test/fixtures');
-
-export function fixturePath(relative: string): string {
-  return path.join(fixturesRoot, relative);
-}
-
-export function readChunkLines(relative: string): string[] {
-  return readFileSync(fixturePath(relative), 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '');
-}
-
-export function readJsonFixture(relative: string): unknown {
-  return JSON.parse(readFileSync(fixturePath(relative), 'utf8')) as unknown;
-}
-
-export function readTextFixture(relative: string): string {
-  return readFileSync(fixturePath(relative), 'utf8');
-}
 
 /** Every recorded chat stream, with the non-streamed body of the same provider when one exists. */
 export const chatStreamFixtures = [

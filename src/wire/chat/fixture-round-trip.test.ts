@@ -11,7 +11,8 @@ import type { EncodeContext } from '../../formats/client-format.js';
 import type { IrRequest } from '../../ir/index.js';
 import { createOpenAIChatAdapter } from '../../providers/openai/openai-adapters.js';
 import { clientAnswering } from './client-answering.test-support.js';
-import { chatStreamFixtures, readChunkLines, readJsonFixture } from './chat-fixtures.test-support.js';
+import { chatStreamFixtures } from './chat-fixtures.test-support.js';
+import { fixtureChunks, readJsonFixture } from '../../../test/support/fixtures.js';
 
 const adapter = createOpenAIChatAdapter('openai-compatible');
 
@@ -28,7 +29,7 @@ function contextFor(includeUsage: boolean): EncodeContext {
 function reencode(chunksFile: string, context: EncodeContext): string {
   const decoder = adapter.text.createStreamDecoder(context.request);
   const encoder = chatFormat.createStreamEncoder(context);
-  const events = [...readChunkLines(chunksFile).flatMap((line) => decoder.push(undefined, line)), ...decoder.push(undefined, '[DONE]'), ...decoder.end()];
+  const events = [...fixtureChunks(chunksFile).flatMap((line) => decoder.push(undefined, line)), ...decoder.push(undefined, '[DONE]'), ...decoder.end()];
   return events.map((event) => encoder.encode(event)).join('');
 }
 
@@ -46,7 +47,7 @@ describe('chat round trip through the openai SDK', () => {
       const message = completion.choices[0]?.message;
       const decoded = (() => {
         const decoder = adapter.text.createStreamDecoder(context.request);
-        return [...readChunkLines(fixture.chunks).flatMap((line) => decoder.push(undefined, line)), ...decoder.push(undefined, '[DONE]')];
+        return [...fixtureChunks(fixture.chunks).flatMap((line) => decoder.push(undefined, line)), ...decoder.push(undefined, '[DONE]')];
       })();
       const text = decoded.flatMap((event) => (event.type === 'block-delta' && event.delta.kind === 'text' ? [event.delta.text] : [])).join('');
       expect(message?.content ?? '').toBe(text);
@@ -94,7 +95,7 @@ describe('chat round trip through the openai SDK', () => {
     const context = contextFor(true);
     const decoder = adapter.text.createStreamDecoder(context.request);
     const encoder = chatFormat.createStreamEncoder(context);
-    const [first] = readChunkLines('openai/chat/openai-text.chunks.txt');
+    const [first] = fixtureChunks('openai/chat/openai-text.chunks.txt');
     const events = [...decoder.push(undefined, first ?? ''), ...decoder.push(undefined, '{"error":{"message":"Overloaded","type":"server_error"}}')];
     const sse = events.map((event) => encoder.encode(event)).join('');
     expect(sse).not.toContain('[DONE]');

@@ -1,6 +1,3 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
   mergeMessagesUsage,
@@ -9,12 +6,10 @@ import {
   usageFromMessagesFigures,
   usageFromMessagesUsage,
 } from './messages-usage.js';
-
-const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const fixtureDirectory = path.resolve(repositoryRoot, 'test/fixtures/anthropic/messages');
+import { readJsonFixture } from '../../../test/support/fixtures.js';
 
 function fixtureUsage(name: string): unknown {
-  const body: unknown = JSON.parse(readFileSync(path.join(fixtureDirectory, name), 'utf8'));
+  const body = readJsonFixture(`anthropic/messages/${name}`);
   if (typeof body !== 'object' || body === null || !('usage' in body)) throw new Error(`${name} has no usage`);
   return body.usage;
 }

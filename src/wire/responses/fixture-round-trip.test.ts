@@ -15,7 +15,9 @@ import { createOpenAIChatAdapter } from '../../providers/openai/openai-adapters.
 import { openAIResponsesAdapter } from '../../providers/openai/openai-adapters.js';
 import { clientAnswering } from '../chat/client-answering.test-support.js';
 import { chatStreamFixtures } from '../chat/chat-fixtures.test-support.js';
-import { readChunkLines, readJsonFixture, readStreams, responsesStreamFixtures } from './responses-fixtures.test-support.js';
+import { readStreams, responsesStreamFixtures } from './responses-fixtures.test-support.js';
+import { fixtureChunks, readJsonFixture } from '../../../test/support/fixtures.js';
+import { sse, typedEvents } from '../../../test/support/sse.js';
 
 function contextFor(body: Record<string, unknown> = {}): EncodeContext {
   const request = responsesFormat.decodeRequest({ model: 'public-model', input: 'hi', stream: true, ...body });
@@ -53,7 +55,7 @@ describe('recorded Responses streams, decoded and re-encoded, through the openai
   for (const fixture of responsesStreamFixtures) {
     it(`gives the SDK the same final response for ${fixture.name}`, async () => {
       const lines = readStreams(fixture.file)[fixture.stream] ?? [];
-      const original = await sdkFinal(lines.map((line) => `event: ${JSON.parse(line).type}\ndata: ${line}\n\n`).join(''));
+      const original = await sdkFinal(sse(typedEvents(lines)));
       const context = contextFor();
       const reencoded = await sdkFinal(encode(decodeResponsesLines(lines, context), context));
       expect(reencoded.output_text).toBe(original.output_text);
@@ -102,7 +104,7 @@ describe('chat and Anthropic recordings re-encoded as Responses', () => {
     it(`the SDK accepts the ${fixture.name} chat stream as a Response`, async () => {
       const context = contextFor();
       const decoder = chatAdapter.text.createStreamDecoder(context.request);
-      const events = [...readChunkLines(fixture.chunks).flatMap((line) => decoder.push(undefined, line)), ...decoder.push(undefined, '[DONE]'), ...decoder.end()];
+      const events = [...fixtureChunks(fixture.chunks).flatMap((line) => decoder.push(undefined, line)), ...decoder.push(undefined, '[DONE]'), ...decoder.end()];
       const response = await sdkFinal(encode(events, context));
       const text = events.flatMap((event) => (event.type === 'block-delta' && event.delta.kind === 'text' ? [event.delta.text] : [])).join('');
       expect(response.output_text).toBe(text);
@@ -118,7 +120,7 @@ describe('chat and Anthropic recordings re-encoded as Responses', () => {
   it('keeps chat usage exact: cached and reasoning tokens land in the details', async () => {
     const context = contextFor();
     const decoder = chatAdapter.text.createStreamDecoder(context.request);
-    const events = [...readChunkLines('openai-compatible/chat/deepseek-tool-call.chunks.txt').flatMap((line) => decoder.push(undefined, line)), ...decoder.push(undefined, '[DONE]')];
+    const events = [...fixtureChunks('openai-compatible/chat/deepseek-tool-call.chunks.txt').flatMap((line) => decoder.push(undefined, line)), ...decoder.push(undefined, '[DONE]')];
     const response = await sdkFinal(encode(events, context));
     expect(response.usage).toEqual({
       input_tokens: 339,
@@ -134,7 +136,7 @@ describe('chat and Anthropic recordings re-encoded as Responses', () => {
     it(`the SDK accepts the Anthropic ${file} stream as a Response`, async () => {
       const context = contextFor();
       const decoder = anthropicAdapter.text.createStreamDecoder(context.request);
-      const events = [...readChunkLines(`anthropic/messages/${file}`).flatMap((line) => decoder.push(JSON.parse(line).type as string, line)), ...decoder.end()];
+      const events = [...fixtureChunks(`anthropic/messages/${file}`).flatMap((line) => decoder.push(JSON.parse(line).type as string, line)), ...decoder.end()];
       const sse = encode(events, context);
       const text = events.flatMap((event) => (event.type === 'block-delta' && event.delta.kind === 'text' ? [event.delta.text] : [])).join('');
       const calledTools = events.flatMap((event) => (event.type === 'block-start' && event.block.kind === 'tool-call' ? [event.block.name] : []));
@@ -148,7 +150,7 @@ describe('chat and Anthropic recordings re-encoded as Responses', () => {
   it('wraps an Anthropic thinking signature so it comes back from the client intact', async () => {
     const context = contextFor();
     const decoder = anthropicAdapter.text.createStreamDecoder(context.request);
-    const events = readChunkLines('anthropic/messages/anthropic-clear-thinking.1.chunks.txt').flatMap((line) => decoder.push(JSON.parse(line).type as string, line));
+    const events = fixtureChunks('anthropic/messages/anthropic-clear-thinking.1.chunks.txt').flatMap((line) => decoder.push(JSON.parse(line).type as string, line));
     const signature = events.flatMap((event) => (event.type === 'block-end' && event.blob ? [event.blob] : []))[0];
     expect(signature?.provider).toBe('anthropic');
     const response = await sdkFinal(encode(events, context));
@@ -181,7 +183,7 @@ describe('namespaced tools and errors through the SDK', () => {
 
   it('the SDK raises the error a failed stream carries', async () => {
     const context = contextFor();
-    const lines = readChunkLines('openai/responses/openai-error.1.chunks.txt');
+    const lines = fixtureChunks('openai/responses/openai-error.1.chunks.txt');
     const events = decodeResponsesLines(lines, context);
     expect(events.at(-1)).toMatchObject({ type: 'error' });
     await expect(sdkFinal(encode(events, context))).rejects.toThrow(/exceeded your current quota/);

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../errors/gateway-error.js';
-import { readChunkLines } from './responses-fixtures.test-support.js';
 import { gatewayErrorFromResponses, parseResponsesError, responsesErrorObject } from './responses-error.js';
+import { fixtureChunks } from '../../../test/support/fixtures.js';
 
 describe('Responses errors', () => {
   it('reads the nested error event of the recorded stream', () => {
-    const event = readChunkLines('openai/responses/openai-error.1.chunks.txt').map((line) => JSON.parse(line)).find((entry) => entry.type === 'error');
+    const event = fixtureChunks('openai/responses/openai-error.1.chunks.txt').map((line) => JSON.parse(line)).find((entry) => entry.type === 'error');
     expect(parseResponsesError(event)).toMatchObject({ type: 'insufficient_quota', code: 'insufficient_quota', message: expect.stringMatching(/^You exceeded/) });
   });
 

@@ -2,14 +2,12 @@
  * Test support: the recorded Responses fixtures in test/fixtures (never imported by runtime
  * code). A `*.chunks.txt` line is one SSE data payload whose `event:` name equals its `type`.
  */
-import { readChunkLines } from '../chat/chat-fixtures.test-support.js';
-
-export { fixturePath, readChunkLines, readJsonFixture, readTextFixture } from '../chat/chat-fixtures.test-support.js';
+import { fixtureChunks } from '../../../test/support/fixtures.js';
 
 /** The streams in a chunks file: several runs may be recorded back to back, each from `response.created`. */
 export function readStreams(relative: string): string[][] {
   const streams: string[][] = [];
-  for (const line of readChunkLines(relative)) {
+  for (const line of fixtureChunks(relative)) {
     const type = (JSON.parse(line) as { type?: unknown }).type;
     if (type === 'response.created' || streams.length === 0) streams.push([]);
     streams.at(-1)?.push(line);
@@ -20,11 +18,6 @@ export function readStreams(relative: string): string[][] {
 export function eventType(line: string): string | undefined {
   const type = (JSON.parse(line) as { type?: unknown }).type;
   return typeof type === 'string' ? type : undefined;
-}
-
-/** The raw SSE text an upstream sent for recorded lines. */
-export function sseFromLines(lines: readonly string[]): string {
-  return lines.map((line) => `event: ${eventType(line) ?? 'message'}\ndata: ${line}\n\n`).join('');
 }
 
 /** Every recorded Responses stream (one entry per stream), with the usage of its terminal event. */

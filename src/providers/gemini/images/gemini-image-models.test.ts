@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { isGatewayError } from '../../../errors/gateway-error.js';
-import { readJsonFixture, readTextFixture } from '../../../wire/chat/chat-fixtures.test-support.js';
 import { decodeGeminiError } from '../decode-error.js';
 import { geminiImageGeneration } from './gemini-image-generation.js';
 import { geminiTarget, imageRequest, jsonBody, thrownBy } from './gemini-images.test-support.js';
+import { readFixture, readJsonFixture } from '../../../../test/support/fixtures.js';
 
 const target = geminiTarget('gemini-2.5-flash-image');
 const photo = { bytes: new Uint8Array([0xff, 0xd8, 0xff]), mediaType: 'image/jpeg', filename: 'photo.jpg' };
@@ -110,6 +110,6 @@ describe('Gemini image-output models through :generateContent', () => {
       upstreamType: 'FAILED_PRECONDITION',
       message: 'Gemini upstream error: Image generation is not available in your country.',
     });
-    expect(decodeGeminiError(429, readTextFixture('google/generate-content/google-429-retry-info.json'), {}).status).toBe(429);
+    expect(decodeGeminiError(429, readFixture('google/generate-content/google-429-retry-info.json'), {}).status).toBe(429);
   });
 });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { isGatewayError } from '../../../errors/gateway-error.js';
-import { readJsonFixture } from '../../../wire/chat/chat-fixtures.test-support.js';
 import { geminiAdapter } from '../gemini-adapter.js';
 import { geminiImageGeneration } from './gemini-image-generation.js';
 import { geminiTarget, imageRequest, jsonBody, thrownBy } from './gemini-images.test-support.js';
+import { readJsonFixture } from '../../../../test/support/fixtures.js';
 
 const target = geminiTarget('imagen-4.0-generate-001');
 

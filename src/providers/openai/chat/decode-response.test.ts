@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readJsonFixture } from '../../../wire/chat/chat-fixtures.test-support.js';
 import { decodeChatResponse } from './decode-response.js';
+import { readJsonFixture } from '../../../../test/support/fixtures.js';
 
 describe('decodeChatResponse on recorded bodies', () => {
   it('decodes the OpenAI text completion with its usage', () => {

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { IrStreamEvent, OutputPart, Usage } from '../../../ir/index.js';
-import { chatStreamFixtures, readChunkLines, readJsonFixture } from '../../../wire/chat/chat-fixtures.test-support.js';
+import { chatStreamFixtures } from '../../../wire/chat/chat-fixtures.test-support.js';
 import { decodeChatResponse } from './decode-response.js';
 import { createChatStreamDecoder } from './stream-decoder.js';
+import { fixtureChunks, readJsonFixture } from '../../../../test/support/fixtures.js';
 
 function replay(lines: readonly string[], withDone = true): IrStreamEvent[] {
   const decoder = createChatStreamDecoder();
@@ -58,14 +59,14 @@ const expectedStreamUsage: Record<string, Usage> = {
 describe('chat stream decoder on recorded streams', () => {
   for (const fixture of chatStreamFixtures) {
     it(`replays ${fixture.name} into a well-formed IR stream with exact usage`, () => {
-      const { end } = accumulate(replay(readChunkLines(fixture.chunks)));
+      const { end } = accumulate(replay(fixtureChunks(fixture.chunks)));
       expect(end.usage).toEqual(expectedStreamUsage[fixture.name]);
     });
 
     if (fixture.body !== undefined) {
       const bodyFile = fixture.body;
       it(`agrees with the non-streamed ${fixture.name} body on kinds of output, tool names and finish`, () => {
-        const streamed = accumulate(replay(readChunkLines(fixture.chunks)));
+        const streamed = accumulate(replay(fixtureChunks(fixture.chunks)));
         const whole = decodeChatResponse(readJsonFixture(bodyFile));
         expect(streamed.content.map((part) => part.type)).toEqual(whole.content.map((part) => part.type));
         expect(streamed.end.finish).toEqual(whole.finish);
@@ -79,7 +80,7 @@ describe('chat stream decoder on recorded streams', () => {
   }
 
   it('joins the OpenAI text deltas into the full answer and starts with the upstream id', () => {
-    const events = replay(readChunkLines('openai/chat/openai-text.chunks.txt'));
+    const events = replay(fixtureChunks('openai/chat/openai-text.chunks.txt'));
     expect(events[0]).toEqual({ type: 'response-start', id: 'chatcmpl-D8Z5oo6uDh67AD85p73ksdT1KxhE0', model: 'gpt-4.1-nano-2025-04-14', created: 1770933892 });
     const { content, end } = accumulate(events);
     expect(content).toHaveLength(1);
@@ -89,14 +90,14 @@ describe('chat stream decoder on recorded streams', () => {
   });
 
   it('ignores the Azure leading chunk that has no choices and takes id and model from the next', () => {
-    const events = replay(readChunkLines('openai/chat/azure-model-router.1.chunks.txt'));
+    const events = replay(fixtureChunks('openai/chat/azure-model-router.1.chunks.txt'));
     expect(events[0]).toMatchObject({ type: 'response-start', id: 'chatcmpl-CYPS1lijGoK8gd9lYzY3r9Sx50nbt', model: 'gpt-5-nano-2025-08-07' });
     const { content } = accumulate(events);
     expect(content).toEqual([{ type: 'text', text: 'Capital of Denmark.' }]);
   });
 
   it('joins DeepSeek reasoning_content and fragmented tool arguments into one reasoning part and one call', () => {
-    const { content, end } = accumulate(replay(readChunkLines('openai-compatible/chat/deepseek-tool-call.chunks.txt')));
+    const { content, end } = accumulate(replay(fixtureChunks('openai-compatible/chat/deepseek-tool-call.chunks.txt')));
     expect(content.map((part) => part.type)).toEqual(['reasoning', 'tool-call']);
     const [reasoning, call] = content;
     expect(reasoning?.type === 'reasoning' && reasoning.text.startsWith('The user is asking')).toBe(true);
@@ -105,14 +106,14 @@ describe('chat stream decoder on recorded streams', () => {
   });
 
   it('takes whole tool calls delivered in one delta (xAI, Groq)', () => {
-    const xai = accumulate(replay(readChunkLines('openai-compatible/chat/xai-tool-call.chunks.txt')));
+    const xai = accumulate(replay(fixtureChunks('openai-compatible/chat/xai-tool-call.chunks.txt')));
     expect(xai.content.at(-1)).toEqual({ type: 'tool-call', id: 'call_79382389', name: 'weather', arguments: '{"location":"San Francisco"}' });
-    const groq = accumulate(replay(readChunkLines('openai-compatible/chat/groq-tool-call.chunks.txt')));
+    const groq = accumulate(replay(fixtureChunks('openai-compatible/chat/groq-tool-call.chunks.txt')));
     expect(groq.content).toEqual([{ type: 'tool-call', id: 'tk85n1k4m', name: 'weather', arguments: '{}' }]);
   });
 
   it('waits for usage that follows the finish chunk before ending the response', () => {
-    const lines = readChunkLines('openai/chat/openai-text.chunks.txt');
+    const lines = fixtureChunks('openai/chat/openai-text.chunks.txt');
     const decoder = createChatStreamDecoder();
     const beforeUsage = lines.slice(0, -1).flatMap((line) => decoder.push(undefined, line));
     expect(beforeUsage.some((event) => event.type === 'response-end')).toBe(false);
@@ -122,12 +123,12 @@ describe('chat stream decoder on recorded streams', () => {
   });
 
   it('ends the response at end() when an upstream omits [DONE] after the finish', () => {
-    const { end } = accumulate(replay(readChunkLines('openai-compatible/chat/groq-tool-call.chunks.txt'), false));
+    const { end } = accumulate(replay(fixtureChunks('openai-compatible/chat/groq-tool-call.chunks.txt'), false));
     expect(end.finish.reason).toBe('tool-calls');
   });
 
   it('closes open blocks and reports an error when the stream stops before a finish', () => {
-    const lines = readChunkLines('openai-compatible/chat/deepseek-tool-call.chunks.txt').slice(0, 40);
+    const lines = fixtureChunks('openai-compatible/chat/deepseek-tool-call.chunks.txt').slice(0, 40);
     const events = replay(lines, false);
     const last = events.at(-1);
     expect(last?.type === 'error' && last.error.code).toBe('upstream_invalid_response');
@@ -138,7 +139,7 @@ describe('chat stream decoder on recorded streams', () => {
 
   it('turns a mid-stream error payload into an error event and ignores what follows', () => {
     const decoder = createChatStreamDecoder();
-    const [first] = readChunkLines('openai/chat/openai-text.chunks.txt');
+    const [first] = fixtureChunks('openai/chat/openai-text.chunks.txt');
     decoder.push(undefined, first ?? '');
     const events = decoder.push(undefined, '{"error":{"message":"The server had an error","type":"server_error","param":null,"code":null}}');
     expect(events.at(-1)).toMatchObject({ type: 'error' });
@@ -150,7 +151,7 @@ describe('chat stream decoder on recorded streams', () => {
 
   it("turns vLLM's mid-stream error object into an error event with its message", () => {
     const decoder = createChatStreamDecoder();
-    const [first] = readChunkLines('openai/chat/openai-text.chunks.txt');
+    const [first] = fixtureChunks('openai/chat/openai-text.chunks.txt');
     decoder.push(undefined, first ?? '');
     const events = decoder.push(undefined, '{"object":"error","message":"This model\'s maximum context length is 4096 tokens","type":"BadRequestError","param":null,"code":400}');
     const error = events.at(-1);

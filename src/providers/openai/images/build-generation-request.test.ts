@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { readJsonFixture } from '../../../wire/chat/chat-fixtures.test-support.js';
 import { createOpenAIImageGeneration } from './openai-image-generation.js';
 import { imageRequest, imageTarget } from './images.test-support.js';
+import { readJsonFixture } from '../../../../test/support/fixtures.js';
 
 function jsonBody(body: string | Buffer): unknown {
   return JSON.parse(body.toString());

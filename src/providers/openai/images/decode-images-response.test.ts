@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { isGatewayError } from '../../../errors/gateway-error.js';
 import { isRecord } from '../../../json/json-value.js';
-import { readJsonFixture, readTextFixture } from '../../../wire/chat/chat-fixtures.test-support.js';
 import { decodeOpenAIError } from '../shared/decode-error.js';
 import { decodeImagesResponse } from './decode-images-response.js';
+import { readFixture, readJsonFixture } from '../../../../test/support/fixtures.js';
 
 function thrownBy(action: () => unknown): unknown {
   try {
@@ -93,7 +93,7 @@ describe('OpenAI images: errors through the adapter error decoder', () => {
   });
 
   it('keeps the recorded response_format refusal as a 400 naming the parameter', () => {
-    const error = decodeOpenAIError(400, readTextFixture('openai/images/gpt-image-response-format-error.json'), {});
+    const error = decodeOpenAIError(400, readFixture('openai/images/gpt-image-response-format-error.json'), {});
     expect(error).toMatchObject({ status: 400, message: "Unknown parameter: 'response_format'." });
   });
 });

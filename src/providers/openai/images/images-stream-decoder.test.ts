@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readTextFixture } from '../../../wire/chat/chat-fixtures.test-support.js';
 import { createImagesStreamDecoder } from './images-stream-decoder.js';
+import { readFixture } from '../../../../test/support/fixtures.js';
 
 /** The `event:` name and `data:` text of each event of a raw SSE text. */
 function sseEvents(text: string): { name: string | undefined; data: string }[] {
@@ -18,7 +18,7 @@ function sseEvents(text: string): { name: string | undefined; data: string }[] {
 describe('OpenAI images: the partial-image stream', () => {
   it('reads the documented stream: one partial image, then the completed image with its usage', () => {
     const decoder = createImagesStreamDecoder();
-    const events = sseEvents(readTextFixture('openai/images/spec-example.gpt-image.stream.sse.txt')).flatMap((event) => decoder.push(event.name, event.data));
+    const events = sseEvents(readFixture('openai/images/spec-example.gpt-image.stream.sse.txt')).flatMap((event) => decoder.push(event.name, event.data));
     expect([...events, ...decoder.end()]).toEqual([
       { type: 'partial-image', partialIndex: 0, base64: '...' },
       {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../../errors/gateway-error.js';
-import { readJsonFixture } from '../../../wire/responses/responses-fixtures.test-support.js';
 import { decodeResponsesResponse } from './decode-response.js';
+import { readJsonFixture } from '../../../../test/support/fixtures.js';
 
 describe('Responses body decoding', () => {
   it('decodes the Azure text response with exact usage', () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { IrStreamEvent } from '../../../ir/index.js';
-import { readChunkLines, readStreams } from '../../../wire/responses/responses-fixtures.test-support.js';
+import { readStreams } from '../../../wire/responses/responses-fixtures.test-support.js';
 import { createResponsesStreamDecoder } from './stream-decoder.js';
+import { fixtureChunks } from '../../../../test/support/fixtures.js';
 
 function decode(lines: readonly string[], withEventNames = true): IrStreamEvent[] {
   const decoder = createResponsesStreamDecoder();
@@ -117,7 +118,7 @@ describe('Responses stream decoder on recorded streams', () => {
   });
 
   it('turns the nested error event into an error and ignores the response.failed after it', () => {
-    const events = decode(readChunkLines('openai/responses/openai-error.1.chunks.txt'));
+    const events = decode(fixtureChunks('openai/responses/openai-error.1.chunks.txt'));
     expect(events.map((event) => event.type)).toEqual(['response-start', 'error']);
     const error = events[1]?.type === 'error' ? events[1].error : undefined;
     expect(error?.code).toBe('upstream_rate_limited');

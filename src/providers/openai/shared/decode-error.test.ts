@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { readTextFixture } from '../../../wire/chat/chat-fixtures.test-support.js';
 import { decodeOpenAIError } from './decode-error.js';
+import { readFixture } from '../../../../test/support/fixtures.js';
 
 describe('decodeOpenAIError', () => {
   it('keeps the recorded 400 message and status for the unsupported max_tokens error', () => {
-    const error = decodeOpenAIError(400, readTextFixture('openai/chat/reasoning-model-legacy-parameter-error.json'), {});
+    const error = decodeOpenAIError(400, readFixture('openai/chat/reasoning-model-legacy-parameter-error.json'), {});
     expect(error.code).toBe('upstream_client_error');
     expect(error.status).toBe(400);
     expect(error.message).toBe("Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.");
@@ -12,7 +12,7 @@ describe('decodeOpenAIError', () => {
   });
 
   it('maps the recorded 429 insufficient_quota body to a rate-limit error with retry-after', () => {
-    const error = decodeOpenAIError(429, readTextFixture('openai/responses/openai-error.1.json'), { 'Retry-After': '7' });
+    const error = decodeOpenAIError(429, readFixture('openai/responses/openai-error.1.json'), { 'Retry-After': '7' });
     expect(error.code).toBe('upstream_rate_limited');
     expect(error.status).toBe(429);
     expect(error.upstreamType).toBe('insufficient_quota');
