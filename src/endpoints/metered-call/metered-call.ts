@@ -21,10 +21,11 @@ export async function runMeteredCall<Asked, Decoded, Answer extends MeteredAnswe
   endpoint: MeteredEndpoint<Asked, Decoded, Answer>,
   exchange: MeteredExchange,
   services: GatewayServices,
+  call: MeteredCall = new MeteredCall(exchange, services),
 ): Promise<GatewayAnswer> {
-  const call = new MeteredCall(exchange, services);
   // Set once the call passed validation and its reservation: a failure from then on is on the ledger.
-  let passed: { readonly decoded: Decoded } | undefined;
+  let passed = false;
+  let decoded: Decoded | undefined;
   try {
     const key = await services.authenticator.authenticate(call.headers);
     assertEndpointAllowed(key, endpoint.family);
@@ -35,15 +36,16 @@ export async function runMeteredCall<Asked, Decoded, Answer extends MeteredAnswe
     const limits = admitted instanceof Promise ? await admitted : admitted;
     call.limits = limits;
     const decoding = endpoint.decode(call, asked);
-    const decoded = decoding instanceof Promise ? await decoding : decoding;
+    const request = decoding instanceof Promise ? await decoding : decoding;
+    decoded = request;
     if (endpoint.worstCase !== undefined && limits.reserves) {
-      const reserving = reserveWorstCase(endpoint, call, decoded, limits);
+      const reserving = reserveWorstCase(endpoint, call, request, limits);
       if (reserving !== undefined) await reserving;
     }
-    passed = { decoded };
-    const answer = await endpoint.send(call, decoded);
-    passed = undefined;
-    const entry = settle(endpoint, call, decoded, answer, limits);
+    passed = true;
+    const answer = await endpoint.send(call, request);
+    passed = false;
+    const entry = settle(endpoint, call, request, answer, limits);
     const body = answer.body;
     const whole = typeof body === 'string' || body instanceof Uint8Array;
     const headers: Record<string, string> = { 'content-type': answer.contentType, 'x-request-id': call.requestId };
@@ -57,7 +59,7 @@ export async function runMeteredCall<Asked, Decoded, Answer extends MeteredAnswe
     }
     return { status: 200, headers, body };
   } catch (error) {
-    return failedCall(endpoint, call, passed, error);
+    return failedCall(endpoint, call, passed ? decoded : undefined, error);
   }
 }
 
@@ -103,14 +105,15 @@ function settle<Asked, Decoded, Answer extends MeteredAnswer>(
 function failedCall<Asked, Decoded, Answer extends MeteredAnswer>(
   endpoint: MeteredEndpoint<Asked, Decoded, Answer>,
   call: MeteredCall,
-  passed: { readonly decoded: Decoded } | undefined,
+  /** What the call was decoded to, once it passed validation and its reservation. */
+  passed: Decoded | undefined,
   thrown: unknown,
 ): GatewayAnswer {
   const { services, requestId } = call;
   // A call stopped by a shutdown says so, rather than what its cancelled upstream call threw.
   const failure = toGatewayError(call.signal?.reason ?? thrown);
   if (failure.status >= 500) services.logger.warn({ requestId, code: failure.code, err: failure.cause }, failure.message);
-  const entry = passed === undefined ? undefined : endpoint.meterFailure?.(services.ledger, call, passed.decoded, failure.status);
+  const entry = passed === undefined ? undefined : endpoint.meterFailure?.(services.ledger, call, passed, failure.status);
   call.limits?.finish(entry);
   const answer = errorAnswer(failure, requestId, endpoint.format);
   if (call.limits !== undefined) call.limits.addHeaders(answer.headers, endpoint.format.name);

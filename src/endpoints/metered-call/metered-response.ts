@@ -2,6 +2,7 @@ import { chunkStreamResponse } from '../../http/chunk-stream-response.js';
 import type { GatewayContext } from '../../http/exchange.js';
 import type { GatewayServices } from '../gateway-services.js';
 import { runMeteredCall } from './metered-call.js';
+import { MeteredCall } from './metered-call-state.js';
 import type { MeteredAnswer, MeteredEndpoint } from './metered-endpoint.js';
 
 /**
@@ -14,11 +15,14 @@ export async function meteredResponse<Asked, Decoded, Answer extends MeteredAnsw
   endpoint: MeteredEndpoint<Asked, Decoded, Answer>,
 ): Promise<Response> {
   const exchange = { incoming: context.env.incoming, outgoing: context.env.outgoing, requestId: context.get('requestId'), pathParameters: context.req.param() };
-  const answer = await runMeteredCall(endpoint, exchange, services);
+  const call = new MeteredCall(exchange, services);
+  const answer = await runMeteredCall(endpoint, exchange, services, call);
   const body = answer.body;
   if (typeof body !== 'string' && !(body instanceof Uint8Array)) return chunkStreamResponse(body, streamHeaders(answer.headers));
-  // A whole answer's headers go out in name order, as the framework wrote them when it built one.
-  const headers = answer.status < 400 ? new Headers(answer.headers) : answer.headers;
+  // Headers go out in name order where the framework wrote them so: a whole answer's, and an
+  // error's that carries the key's rate-limit headers.
+  const sorted = answer.status < 400 || Object.keys(call.limits?.headers(endpoint.format.name) ?? {}).length > 0;
+  const headers = sorted ? new Headers(answer.headers) : answer.headers;
   return new Response(body as string | Uint8Array<ArrayBuffer>, { status: answer.status, headers });
 }
 

@@ -8,6 +8,7 @@ import { passthroughCall } from '../../passthrough/passthrough-call.js';
 import { adapterFor } from '../../providers/registry.js';
 import type { AttemptContext } from '../../call/attempt-context.js';
 import type { CallOutcome } from '../../call/call-outcome.js';
+import type { CatalogRoute } from '../../catalog/model-catalog.js';
 import { inUpstreamSlot } from '../../routing/in-upstream-slot.js';
 import { fallbackPolicy } from '../../routing/fallback-policy.js';
 import { runWithFallback } from '../../routing/run-with-fallback.js';
@@ -26,7 +27,7 @@ export function sendText(call: MeteredCall, family: EndpointFamily, format: Clie
   const { model, request, refusal, rawBody, parsedBody, forwarded, rawBytes } = decoded;
   const foreignBlobs = mayHoldForeignBlob(rawBody);
   const signal = call.abortScope();
-  // Handed on with `then`, not awaited here: the pipeline's own await is the only turn the call waits.
+  // The answer is made by the attempt that commits: the pipeline's own await is the only turn the call waits.
   return runWithFallback(
     model.routes,
     fallbackPolicy(routing, services.circuitBreakers, call.key?.id),
@@ -58,7 +59,7 @@ export function sendText(call: MeteredCall, family: EndpointFamily, format: Clie
         route.maxConcurrency === undefined
           ? sendAttempt(attempt, passThrough, rawBody, parsedBody, rawBytes, request)
           : inUpstreamSlot(services.upstreamCaps, route, () => sendAttempt(attempt, passThrough, rawBody, parsedBody, rawBytes, request), (outcome) => outcome.completion);
-      return sent.then((outcome) => ({ outcome, route }));
+      return sent.then((outcome) => committedAnswer(services, family, decoded, outcome, route));
     },
     (report) => {
       services.metrics.observeUpstreamError(report.route.target.providerName, model.id, report.error.code);
@@ -67,11 +68,14 @@ export function sendText(call: MeteredCall, family: EndpointFamily, format: Clie
         'upstream attempt failed',
       );
     },
-  ).then(({ outcome: committed, route: servedBy }) => {
-    const outcome = decoded.deliver === undefined ? committed : decoded.deliver(committed);
-    if (outcome.contentType.startsWith('text/event-stream')) services.metrics.trackStream(family, outcome.completion);
-    return { contentType: outcome.contentType, body: outcome.body, completion: outcome.completion, route: servedBy };
-  });
+  );
+}
+
+/** The committed answer as the client gets it: seen by the endpoint's own step (stored responses), a stream tracked while it runs. */
+function committedAnswer(services: GatewayServices, family: EndpointFamily, decoded: DecodedText, committed: CallOutcome, route: CatalogRoute): TextAnswer {
+  const outcome = decoded.deliver === undefined ? committed : decoded.deliver(committed);
+  if (outcome.contentType.startsWith('text/event-stream')) services.metrics.trackStream(family, outcome.completion);
+  return { contentType: outcome.contentType, body: outcome.body, completion: outcome.completion, route };
 }
 
 /**
