@@ -5,8 +5,9 @@ import type { ClientFormat } from '../formats/client-format.js';
 import { messagesFormat } from '../formats/messages/index.js';
 import { imageContentPath } from '../media/images/image-content-publisher.js';
 import { consolePath, handleConsole } from '../endpoints/console/console-endpoint.js';
-import { handleCountTokens } from '../endpoints/text/count-tokens-endpoint.js';
-import { handleImages } from '../endpoints/images/images-endpoint.js';
+import { countTokensEndpoint } from '../endpoints/text/count-tokens-endpoint.js';
+import { meteredResponse } from '../endpoints/metered-call/metered-response.js';
+import { ImagesEndpoint } from '../endpoints/images/images-endpoint.js';
 import { errorResponse } from '../http/error-response.js';
 import type { GatewayServices } from '../endpoints/gateway-services.js';
 import type { GatewayEnvironment } from '../http/exchange.js';
@@ -19,10 +20,10 @@ import { handleImageContent } from '../endpoints/images/image-content-endpoint.j
 import { newRequestId } from '../http/request-id.js';
 import { textEndpointPaths, textEndpoints } from '../endpoints/text/text-endpoints.js';
 import { handleDeleteResponse, handleGetResponse } from '../endpoints/text/stored-response-endpoints.js';
-import { handleCreateVideo } from '../endpoints/videos/create-video-endpoint.js';
+import { createVideoEndpoint } from '../endpoints/videos/create-video-endpoint.js';
 import { handleDeleteVideo } from '../endpoints/videos/delete-video-endpoint.js';
 import { handleGetVideo, handleListVideos } from '../endpoints/videos/read-video-endpoints.js';
-import { handleRemixVideo } from '../endpoints/videos/remix-video-endpoint.js';
+import { remixVideoEndpoint } from '../endpoints/videos/remix-video-endpoint.js';
 import { handleVideoContent } from '../endpoints/videos/video-content-endpoint.js';
 
 
@@ -64,9 +65,11 @@ export function createGatewayApp(services: GatewayServices): Hono<GatewayEnviron
     app.get(`${prefix}/responses/:id`, (context) => handleGetResponse(context, services));
     app.delete(`${prefix}/responses/:id`, (context) => handleDeleteResponse(context, services));
   }
+  const imageGenerations = new ImagesEndpoint(false);
+  const imageEdits = new ImagesEndpoint(true);
   for (const prefix of ['', '/v1']) {
-    for (const [path, editing] of [[`${prefix}/images/generations`, false], [`${prefix}/images/edits`, true]] as const) {
-      app.post(path, (context) => handleImages(context, services, editing));
+    for (const [path, endpoint] of [[`${prefix}/images/generations`, imageGenerations], [`${prefix}/images/edits`, imageEdits]] as const) {
+      app.post(path, (context) => meteredResponse(context, services, endpoint));
       app.all(path, (context) => methodNotAllowed(context.get('requestId'), 'POST'));
     }
   }
@@ -79,7 +82,7 @@ export function createGatewayApp(services: GatewayServices): Hono<GatewayEnviron
     app.all(path, (context) => methodNotAllowed(context.get('requestId'), 'GET, HEAD'));
   }
   for (const path of ['/messages/count_tokens', '/v1/messages/count_tokens']) {
-    app.post(path, (context) => handleCountTokens(context, services));
+    app.post(path, (context) => meteredResponse(context, services, countTokensEndpoint));
     app.all(path, (context) => methodNotAllowed(context.get('requestId'), 'POST', messagesFormat));
   }
 
@@ -97,7 +100,7 @@ export function createGatewayApp(services: GatewayServices): Hono<GatewayEnviron
  * registered before them.
  */
 function registerVideoRoutes(app: Hono<GatewayEnvironment>, services: GatewayServices): void {
-  app.post('/v1/videos', (context) => handleCreateVideo(context, services));
+  app.post('/v1/videos', (context) => meteredResponse(context, services, createVideoEndpoint));
   app.get('/v1/videos', (context) => handleListVideos(context, services));
   app.all('/v1/videos', (context) => methodNotAllowed(context.get('requestId'), 'GET, POST'));
   app.get('/v1/videos/:id', (context) => handleGetVideo(context, services));
@@ -105,7 +108,7 @@ function registerVideoRoutes(app: Hono<GatewayEnvironment>, services: GatewaySer
   app.all('/v1/videos/:id', (context) => methodNotAllowed(context.get('requestId'), 'GET, DELETE'));
   app.get('/v1/videos/:id/content', (context) => handleVideoContent(context, services));
   app.all('/v1/videos/:id/content', (context) => methodNotAllowed(context.get('requestId'), 'GET, HEAD'));
-  app.post('/v1/videos/:id/remix', (context) => handleRemixVideo(context, services));
+  app.post('/v1/videos/:id/remix', (context) => meteredResponse(context, services, remixVideoEndpoint));
   app.all('/v1/videos/:id/remix', (context) => methodNotAllowed(context.get('requestId'), 'POST'));
 }
 

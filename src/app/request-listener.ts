@@ -1,21 +1,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { clientFormats } from '../formats/registry.js';
-import type { ClientFormat } from '../formats/client-format.js';
-import type { EndpointFamily } from '../keys/endpoint-family.js';
 import { errorAnswer } from '../http/gateway-answer.js';
 import type { GatewayServices } from '../endpoints/gateway-services.js';
 import { newRequestId } from '../http/request-id.js';
-import { handleTextRequest, type PrepareBody } from '../endpoints/text/text-endpoint.js';
+import { runMeteredCall } from '../endpoints/metered-call/metered-call.js';
+import { TextEndpoint } from '../endpoints/text/text-endpoint.js';
 import { textEndpointPaths, textEndpoints } from '../endpoints/text/text-endpoints.js';
 import { writeAnswer } from '../http/write-answer.js';
 
 type Listener = (incoming: IncomingMessage, outgoing: ServerResponse) => void;
-
-interface TextRoute {
-  readonly family: EndpointFamily;
-  readonly format: ClientFormat;
-  readonly prepare: PrepareBody | undefined;
-}
 
 /**
  * The gateway's Node request listener. Generation calls (POST to a text endpoint) are answered
@@ -37,11 +30,11 @@ export function createRequestListener(services: GatewayServices): Listener {
       },
     );
   };
-  const textRoutes = new Map<string, TextRoute>();
+  const textRoutes = new Map<string, TextEndpoint>();
   for (const endpoint of textEndpoints) {
     const format = clientFormats[endpoint.format];
     if (format === undefined) continue;
-    const route: TextRoute = { family: endpoint.family, format, prepare: endpoint.prepare?.(services) };
+    const route = new TextEndpoint(endpoint.family, format, endpoint.prepare?.(services));
     for (const path of textEndpointPaths(endpoint)) textRoutes.set(path, route);
   }
   const drain = services.drain;
@@ -57,7 +50,7 @@ export function createRequestListener(services: GatewayServices): Listener {
       return;
     }
     const requestId = newRequestId();
-    void handleTextRequest({ incoming, outgoing, requestId }, services, route.family, route.format, route.prepare)
+    void runMeteredCall(route, { incoming, outgoing, requestId }, services)
       .then((answer) => writeAnswer(outgoing, answer))
       .catch((error: unknown) => {
         services.logger.error({ requestId, err: error }, 'unhandled error');

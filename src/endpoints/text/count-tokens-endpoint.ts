@@ -1,5 +1,6 @@
 import { GatewayError, toGatewayError } from '../../errors/gateway-error.js';
 import { decodeMessagesCountTokensRequest, messagesFormat } from '../../formats/messages/index.js';
+import type { IrRequest } from '../../ir/request.js';
 import { replaceTopLevelString } from '../../passthrough/rewrite-body.js';
 import type { ProviderAdapter, TokenCounting } from '../../providers/provider-adapter.js';
 import { adapterFor } from '../../providers/registry.js';
@@ -9,52 +10,52 @@ import type { CatalogRoute } from '../../catalog/model-catalog.js';
 import { countInputTokens } from '../../tokens/count-input-tokens.js';
 import { parseUpstreamJson } from '../../upstream/parse-upstream-json.js';
 import { flattenHeaders, readBodyText, sendUpstream } from '../../upstream/upstream-client.js';
-import { errorResponse } from '../../http/error-response.js';
-import type { GatewayServices } from '../gateway-services.js';
 import { parseJsonObject } from '../../http/read-request-body.js';
-import { readAuthorisedRequest } from '../read-authorised-request.js';
-import { clientAbortScope } from '../../http/request-headers.js';
-import type { GatewayContext } from '../../http/exchange.js';
-import type { CallLimits } from '../../governance/key-limits.js';
-import { withLimitHeaders } from '../../http/with-limit-headers.js';
 import { resolveModel } from '../../routing/resolve-model.js';
+import type { MeteredAnswer, MeteredEndpoint } from '../metered-call/metered-endpoint.js';
+import { readJsonRequest, type JsonRequest } from '../metered-call/read-json-request.js';
+
+interface DecodedCount {
+  readonly asked: JsonRequest;
+  readonly request: IrRequest;
+  readonly route: CatalogRoute;
+}
 
 /**
  * `POST /v1/messages/count_tokens`: asked of the upstream when it counts Messages bodies itself
  * (its count is exact), otherwise counted locally with a tokenizer. A count is a call like any
- * other to the key's rate limits (each may reach the upstream), but costs nothing, so it meets no
- * budget and leaves no ledger entry.
+ * other to the key's rate limits (each may reach the upstream: one request, no tokens), but costs
+ * nothing, so it meets no budget and leaves no ledger entry.
  */
-export async function handleCountTokens(context: GatewayContext, services: GatewayServices): Promise<Response> {
-  const requestId = context.get('requestId');
-  const { catalog, routing } = services.catalog.current();
-  let limits: CallLimits | undefined;
-  try {
-    const { key, forwarded, rawBody } = await readAuthorisedRequest(context.env.incoming, services, 'messages', 'messages');
-    limits = await services.limits.admit(key);
-    const request = decodeMessagesCountTokensRequest(parseJsonObject(rawBody));
-    const model = resolveModel(catalog, request.model, 'text', key);
-    const route = model.routes[0] as CatalogRoute;
+export const countTokensEndpoint: MeteredEndpoint<JsonRequest, DecodedCount, MeteredAnswer> = {
+  family: 'messages',
+  format: messagesFormat,
+  read: (call) => readJsonRequest(call, 'messages'),
+  decode(call, asked) {
+    const request = decodeMessagesCountTokensRequest(parseJsonObject(asked.rawBody));
+    const model = resolveModel(call.snapshot.catalog, request.model, 'text', call.key);
+    return { asked, request, route: model.routes[0] as CatalogRoute };
+  },
+  worstCase: undefined,
+  async send(call, { asked, request, route }) {
     const adapter = adapterFor(route.target);
     const counting = adapter.tokenCounting;
     const inputTokens =
       counting?.nativeFormat === 'messages'
-        ? await countUpstream({ adapter, counting, route, rawBody, forwarded, signal: clientAbortScope(context.env.outgoing, services.drain), timeoutMs: routing.timeout_ms }).catch(
+        ? await countUpstream({ adapter, counting, route, rawBody: asked.rawBody, forwarded: asked.forwarded, signal: call.abortScope(), timeoutMs: call.snapshot.routing.timeout_ms }).catch(
             (error: unknown) => {
               // An unreachable or overloaded upstream is no reason to fail a count; a refusal is.
               if (!toGatewayError(error).retryable) throw error;
-              services.logger.warn({ requestId, code: toGatewayError(error).code }, 'upstream token count failed; counting locally');
+              call.services.logger.warn({ requestId: call.requestId, code: toGatewayError(error).code }, 'upstream token count failed; counting locally');
               return countInputTokens(request);
             },
           )
         : await countInputTokens(request);
-    return withLimitHeaders(context.json({ input_tokens: inputTokens }, 200, { 'x-request-id': requestId }), limits, 'messages');
-  } catch (error) {
-    return withLimitHeaders(errorResponse(error, requestId, messagesFormat), limits, 'messages');
-  } finally {
-    limits?.finish();
-  }
-}
+    return { contentType: 'application/json', body: JSON.stringify({ input_tokens: inputTokens }) };
+  },
+  meter: undefined,
+  meterFailure: undefined,
+};
 
 interface UpstreamCount {
   readonly adapter: ProviderAdapter;

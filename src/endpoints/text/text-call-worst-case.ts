@@ -8,15 +8,11 @@ import { isPriced } from '../../catalog/pricing/is-priced.js';
 import { priceAt } from '../../catalog/pricing/price-schedule.js';
 import { GatewayError } from '../../errors/gateway-error.js';
 import type { FormatName } from '../../ir/format-name.js';
-import type { CallLimits } from '../../governance/key-limits.js';
 import { ownOutputCapFields } from '../../wire/output-cap-fields.js';
 
-/** What a text call's reservation is worked out from. */
+/** What a text call's worst case is worked out from. */
 export interface TextCallToReserve {
-  readonly requestId: string;
   readonly model: CatalogModel;
-  readonly startedAt: number;
-  readonly format: FormatName;
   readonly rawBody: string;
   readonly parsedBody: Readonly<Record<string, unknown>>;
   /** The headers sent upstream with the body (`anthropic-beta` among them). */
@@ -24,17 +20,14 @@ export interface TextCallToReserve {
 }
 
 /**
- * Reserves a text call's worst case against its key's budgets (docs/limits-and-budgets.md), first refusing
+ * A text call's worst case for its key's budgets (docs/limits-and-budgets.md), first refusing
  * what no budget can be kept on: a model without a price (402), and a part of the request the
- * upstream bills beyond the model's token price, which the ledger would not see (400). Keys
- * without a budget meet none of it. Undefined when there was nothing to wait for (an await costs
- * the hot path a turn); a refusal is thrown or a rejected promise.
+ * upstream bills beyond the model's token price, which the ledger would not see (400).
  */
-export function reserveTextCall(limits: CallLimits, call: TextCallToReserve): Promise<void> | undefined {
-  if (!limits.reserves) return undefined;
-  const price = priceAt(call.model.prices, call.startedAt);
+export function textCallWorstCase(format: FormatName, call: TextCallToReserve, startedAt: number): bigint {
+  const price = priceAt(call.model.prices, startedAt);
   if (!isPriced('text', price)) throw unpricedModelRefusal(call.model.id);
-  const charge = unpricedChargeIn(call.format, call.parsedBody, call.forwarded, price);
+  const charge = unpricedChargeIn(format, call.parsedBody, call.forwarded, price);
   if (charge !== undefined) {
     throw new GatewayError(
       'unsupported_parameter',
@@ -42,16 +35,12 @@ export function reserveTextCall(limits: CallLimits, call: TextCallToReserve): Pr
       { param: charge.param },
     );
   }
-  const bound = outputBound(call.format, call.parsedBody);
-  const worst = worstTextCostNanoUsd(price, call.rawBody, bound);
-  if (bound.capTokens !== undefined) return limits.reserve(call.requestId, worst);
-  // An uncapped call's refusal (thrown, or a rejected promise) says which cap field lowers it.
-  const hinted = (error: unknown) => withOutputCapHint(error, ownOutputCapFields[call.format][0] as string, uncappedOutputTokens * bound.choices);
-  try {
-    return limits.reserve(call.requestId, worst)?.catch((error: unknown) => {
-      throw hinted(error);
-    });
-  } catch (error) {
-    throw hinted(error);
-  }
+  return worstTextCostNanoUsd(price, call.rawBody, outputBound(format, call.parsedBody));
+}
+
+/** An uncapped call's refusal says which cap field lowers its reservation; a capped call's is left as it is. */
+export function explainTextRefusal(format: FormatName, refusal: unknown, call: TextCallToReserve): unknown {
+  const bound = outputBound(format, call.parsedBody);
+  if (bound.capTokens !== undefined) return refusal;
+  return withOutputCapHint(refusal, ownOutputCapFields[format][0] as string, uncappedOutputTokens * bound.choices);
 }
