@@ -49,7 +49,7 @@ describe('the lint config enforces the design', () => {
   });
 
   it('refuses pure translation code touching storage or the entry points', async () => {
-    const storage = await problems('src/translation/wrong.ts', "import type { UsageLedger } from '../storage/ports.js';\nexport type Ledger = UsageLedger;\n");
+    const storage = await problems('src/translation/wrong.ts', "import type { Storage } from '../storage/ports.js';\nexport type Stores = Storage;\n");
     expect(storage.map((problem) => problem.rule)).toEqual(['no-restricted-imports']);
     const server = await problems('src/catalog/wrong.ts', "import type { GatewayServices } from '../endpoints/gateway-services.js';\nexport type Services = GatewayServices;\n");
     expect(server.map((problem) => problem.rule)).toEqual(['no-restricted-imports']);

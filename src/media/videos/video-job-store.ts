@@ -1,6 +1,6 @@
 /**
  * The video job store's port: what a worker in any instance, after any restart, needs to finish a
- * job. Part of the storage ports (ports.ts re-exports it).
+ * job. One of the stores storage/ports.ts assembles into `Storage`.
  */
 import type { LedgerEntry } from '../../metering/ledger-entry.js';
 

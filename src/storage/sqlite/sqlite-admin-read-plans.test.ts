@@ -8,7 +8,7 @@ import { SqliteStorage } from './sqlite-storage.js';
 
 /**
  * The plan SQLite chooses for every statement of every admin and request-path read (see
- * admin-reads-test-support.ts): the ledger is only ever searched through an index, or walked in
+ * admin-reads.test-support.ts): the ledger is only ever searched through an index, or walked in
  * index order by a query that stops at its LIMIT; pages never sort what they matched. Plans
  * depend on the schema, not on how many rows there are (no ANALYZE statistics are kept), so a
  * small database shows what a large one would do; bench/console-scale.mjs times them at 10^6 rows.

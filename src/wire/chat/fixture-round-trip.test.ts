@@ -1,8 +1,8 @@
 /**
  * Both directions of the chat wire format together: recorded upstream streams are decoded by the
- * openai-chat provider and re-encoded by the chat client format, and the official `openai` SDK
- * must accumulate the result into the same message. (Lives under wire/ because it is the one
- * place allowed to exercise formats/ and providers/ side by side.)
+ * OpenAI chat provider (providers/openai/chat/) and re-encoded by the chat client format, and the
+ * official `openai` SDK must accumulate the result into the same message. (Lives under wire/
+ * because it is the one place allowed to exercise formats/ and providers/ side by side.)
  */
 import type OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
