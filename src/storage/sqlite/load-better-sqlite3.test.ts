@@ -49,6 +49,20 @@ describe('the better-sqlite3 this process loads', () => {
     }
   });
 
+  // With better-sqlite3 12 on Node 24.19 and later, the garbage collector aborts the process (and
+  // so this test run) before fifty thousand statements are prepared.
+  it('leaves a hundred thousand statements to the garbage collector without aborting the process', async () => {
+    const database = new (loadBetterSqlite3().Database)(':memory:');
+    try {
+      let total = 0;
+      for (let statement = 0; statement < 100_000; statement += 1) total += (database.prepare(`select ${statement} as value`).get() as { value: number }).value;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(total).toBe((99_999 * 100_000) / 2);
+    } finally {
+      database.close();
+    }
+  }, 60_000);
+
   it('is chosen once, so every database of the process uses the same driver', () => {
     expect(loadBetterSqlite3()).toBe(loadBetterSqlite3());
   });
