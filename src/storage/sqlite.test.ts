@@ -1,12 +1,14 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStorage } from './open-storage.js';
 import { describeStorageContract, type UnmigratedDatabase } from './storage-contract.test-support.js';
 import { ledgerEntry } from './storage-contract-records.test-support.js';
+import { loadBetterSqlite3 } from './sqlite/load-better-sqlite3.js';
+
+const { Database } = loadBetterSqlite3();
 
 const temporaryDirectory = mkdtempSync(path.join(os.tmpdir(), 'switchyard-sqlite-test-'));
 let databaseCounter = 0;

@@ -1,4 +1,3 @@
-import Database from 'better-sqlite3';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,6 +6,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/default-config.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
 import { pollUntilDone, quickVideoSettings } from '../support/video-jobs.js';
+import { loadBetterSqlite3 } from '../../src/storage/sqlite/load-better-sqlite3.js';
+
+const { Database } = loadBetterSqlite3();
 
 /**
  * What the gateway keeps on disk is readable by its own user only. The SQLite database holds the

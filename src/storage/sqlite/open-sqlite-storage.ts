@@ -1,6 +1,6 @@
-import Database from 'better-sqlite3';
 import { sqliteMemoryFilename } from '../parse-database-url.js';
 import type { Storage } from '../ports.js';
+import { loadBetterSqlite3 } from './load-better-sqlite3.js';
 import { ownerOnlyDatabaseFiles } from './owner-only-database-files.js';
 import { SqliteStorage } from './sqlite-storage.js';
 
@@ -9,6 +9,7 @@ const busyTimeoutMilliseconds = 5_000;
 
 export async function openSqliteStorage(filename: string): Promise<Storage> {
   if (filename !== sqliteMemoryFilename) ownerOnlyDatabaseFiles(filename);
+  const { Database } = loadBetterSqlite3();
   const database = new Database(filename, { timeout: busyTimeoutMilliseconds });
   try {
     // WAL lets readers (e.g. `switchyard usage`) run while the server writes.

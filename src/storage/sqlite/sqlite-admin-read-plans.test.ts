@@ -1,10 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminReads, fillForReads } from '../admin-reads.test-support.js';
 import { SqliteStorage } from './sqlite-storage.js';
+import { loadBetterSqlite3 } from './load-better-sqlite3.js';
+
+const { Database } = loadBetterSqlite3();
 
 /**
  * The plan SQLite chooses for every statement of every admin and request-path read (see
@@ -19,7 +22,7 @@ describe('sqlite admin read plans', () => {
   let captured: string[] | undefined;
   // `verbose` hands over each statement as run, with its values written in.
   const storage = new SqliteStorage(new Database(file, { verbose: (statement) => captured?.push(String(statement)) }));
-  let explainer: Database.Database;
+  let explainer: BetterSqlite3.Database;
 
   beforeAll(async () => {
     await storage.migrate();

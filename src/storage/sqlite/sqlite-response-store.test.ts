@@ -1,11 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Storage } from '../ports.js';
 import type { StoredResponseRecord } from '../../stored-responses/response-store.js';
 import { loadKyselyStorage, SqliteStorage } from './sqlite-storage.js';
+import { loadBetterSqlite3 } from './load-better-sqlite3.js';
+
+const { Database } = loadBetterSqlite3();
 
 const temporaryDirectory = mkdtempSync(path.join(os.tmpdir(), 'switchyard-sqlite-responses-test-'));
 let databaseCounter = 0;

@@ -1,11 +1,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ledgerEntry } from '../storage-contract-records.test-support.js';
 import { sqliteSchemaIsCurrent } from './sqlite-schema-state.js';
 import { loadKyselyStorage, SqliteStorage } from './sqlite-storage.js';
+import { loadBetterSqlite3 } from './load-better-sqlite3.js';
+
+const { Database } = loadBetterSqlite3();
 
 const temporaryDirectory = mkdtempSync(path.join(os.tmpdir(), 'switchyard-sqlite-storage-test-'));
 let databaseCounter = 0;
@@ -20,7 +23,7 @@ afterAll(() => {
 });
 
 /** A storage whose Kysely loads are counted. */
-function openCounted(file: string): { storage: SqliteStorage; database: Database.Database; loads: () => number } {
+function openCounted(file: string): { storage: SqliteStorage; database: BetterSqlite3.Database; loads: () => number } {
   const database = new Database(file);
   let loads = 0;
   const storage = new SqliteStorage(database, (connection) => {

@@ -1,12 +1,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { LedgerEntry } from '../../metering/ledger-entry.js';
 import type { Storage } from '../ports.js';
 import { ledgerEntry } from '../storage-contract-records.test-support.js';
 import { openSqliteStorage } from './open-sqlite-storage.js';
+import { loadBetterSqlite3 } from './load-better-sqlite3.js';
+
+const { Database } = loadBetterSqlite3();
 
 const temporaryDirectory = mkdtempSync(path.join(os.tmpdir(), 'switchyard-sqlite-ledger-test-'));
 let databaseCounter = 0;
