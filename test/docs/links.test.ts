@@ -1,8 +1,8 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { markdownIn, repositoryRoot } from '../support/markdown-files.js';
 import { brokenLinks, headingAnchors } from '../support/markdown-links.js';
 
 /**
@@ -10,14 +10,7 @@ import { brokenLinks, headingAnchors } from '../support/markdown-links.js';
  * heading must not leave a link that leads nowhere.
  */
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
-function markdownIn(folder: string): string[] {
-  if (!existsSync(path.join(root, folder))) return [];
-  return readdirSync(path.join(root, folder))
-    .filter((name) => name.endsWith('.md'))
-    .map((name) => path.join(folder, name));
-}
+const root = repositoryRoot;
 
 describe('documentation links', () => {
   it('every relative link in the README, docs/ and bench/ leads to a file and heading that exist', () => {

@@ -1,8 +1,8 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { markdownIn, repositoryRoot } from '../support/markdown-files.js';
 import { missingPaths } from '../support/markdown-paths.js';
 
 /**
@@ -11,14 +11,7 @@ import { missingPaths } from '../support/markdown-paths.js';
  * it records past builds by the paths they had then.
  */
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
-function markdownIn(folder: string): string[] {
-  if (!existsSync(path.join(root, folder))) return [];
-  return readdirSync(path.join(root, folder))
-    .filter((name) => name.endsWith('.md'))
-    .map((name) => path.join(folder, name));
-}
+const root = repositoryRoot;
 
 describe('paths named in the documentation', () => {
   it('every source path, test file and quoted test title in the README, docs/ and bench/README.md exists', () => {
