@@ -2,7 +2,7 @@
 // The quick check (`npm run bench:quick`, under two minutes): the gateway beside the bare node proxy
 // on the same fake upstream, in one run, pinned as bench/run.mjs pins them, and one table of ratios.
 // A guard read by a person: it exits 0 whatever the figures say, and non-zero only when the harness
-// itself failed. See bench/README.md, "Quick check".
+// could not measure (a missing tool, a port in use, a gateway that does not start). See bench/README.md, "Quick check".
 //
 //   npm run bench:quick
 //   REPS=5 DURATION=5 npm run bench:quick     # longer, steadier
@@ -90,9 +90,9 @@ try {
   log(`results → ${outDir}; machine load at start: ${results.meta.loadavg_start}`);
   await startServers();
   log(`servers up: ${Object.keys(processes).join(', ')}${results.availability.gateway ? ' — gateway ' + results.availability.gateway : ''}`);
-  if (settings.targets.includes('gateway')) {
+  if (processes.gateway) {
     results.start = await measureStartAndIdle({
-      cli: settings.gatewayCli, config: settings.gatewayConfig, runs: starts, cpu: settings.sutCpu, port: startPort, workDir: outDir,
+      cli: settings.gatewayCli, config: settings.gatewayConfig, nodeArgs: settings.gatewayNodeArgs, runs: starts, cpu: settings.sutCpu, port: startPort, workDir: outDir,
       env: { UPSTREAM_OPENAI_BASE_URL: `${upstreamUrl}/v1`, UPSTREAM_ANTHROPIC_BASE_URL: upstreamUrl },
       body: fs.readFileSync(bodyFiles.chat, 'utf8'),
     });
@@ -113,6 +113,7 @@ try {
   fs.writeFileSync(path.join(outDir, 'table.md'), table);
   process.stdout.write(table);
   log(`done: ${path.join(outDir, 'table.md')}`);
-  // The figures never fail the command; only a harness that could not measure does.
-  process.exitCode = results.aborted ? 1 : 0;
+  // The figures never fail the command; only a run that could not measure the gateway at all does.
+  const measuredGateway = results.runs.some((run) => run.target === 'gateway');
+  process.exitCode = results.aborted || (settings.targets.includes('gateway') && !measuredGateway) ? 1 : 0;
 }

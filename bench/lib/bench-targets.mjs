@@ -117,7 +117,11 @@ export function createBenchTargets({ settings, outDir, results }) {
       if (settings.auth === 'key') {
         const created = spawnSync('node', [cli, 'keys', 'create', '--name', 'bench', '--json', '--config', settings.gatewayConfig], {
           env: { ...process.env, ...gatewayEnv }, encoding: 'utf8' });
-        key = JSON.parse(created.stdout.trim().split('\n').pop() ?? '{}').key ?? '';
+        try {
+          key = JSON.parse(created.stdout.trim().split('\n').pop() || '{}').key ?? '';
+        } catch {
+          // not JSON: the command failed, and its stderr says why
+        }
         if (!key) throw new Error(`could not create an API key: ${created.stderr || created.stdout}`);
       }
       for (const format of ['chat', 'messages', 'responses', 'images']) writeHeaders('gateway', format, key);

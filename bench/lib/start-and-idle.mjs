@@ -25,15 +25,15 @@ async function firstAnswerMs(url, body, startedAt, entry, timeoutMs) {
 
 /**
  * @param {{ cli: string, config: string, runs: number, env: Record<string,string>, cpu: string, port: number,
- *           workDir: string, body: string, idleAfterMs?: number }} options
+ *           workDir: string, body: string, nodeArgs?: string[], idleAfterMs?: number }} options
  * @returns {Promise<{ start_to_first_answer_ms: number|null, idle_fresh_kb: number|null, starts: { ms: number|null, kb: number|null }[] }>}
  */
-export async function measureStartAndIdle({ cli, config, runs, env, cpu, port, workDir, body, idleAfterMs = 2000 }) {
+export async function measureStartAndIdle({ cli, config, runs, env, cpu, port, workDir, body, nodeArgs = [], idleAfterMs = 2000 }) {
   const starts = [];
   for (let run = 1; run <= runs; run += 1) {
     const ledger = path.join(workDir, `start-${run}.db`);
     const startedAt = Date.now();
-    const entry = startPinned(`gateway-start-${run}`, cpu, 'node', [cli, 'serve', '--config', config, '--port', String(port)],
+    const entry = startPinned(`gateway-start-${run}`, cpu, 'node', [...nodeArgs, cli, 'serve', '--config', config, '--port', String(port)],
       { ...env, DATABASE_URL: `sqlite:${ledger}` }, path.join(workDir, `start-${run}.log`));
     const ms = await firstAnswerMs(`http://127.0.0.1:${port}/v1/chat/completions`, body, startedAt, entry, 30_000);
     let kb = null;
