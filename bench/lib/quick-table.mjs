@@ -98,7 +98,7 @@ export function renderQuickTable(results) {
   out.push(`# Switchyard quick check — ${meta.date ?? new Date().toISOString()}`, '');
   // A harness that failed before it looked at the machine has no metadata to print.
   if (meta.commit !== undefined) out.push(`Commit ${meta.commit}, ${meta.cpus} × ${meta.cpu_model}, Node ${meta.node}; ${meta.pinning}.`);
-  out.push(`${settings.reps} × ${settings.duration} s per figure after a ${settings.warmup} s warm-up, gateway and node proxy interleaved; medians, (min–max) over the repetitions.`, '');
+  out.push(`${settings.reps} × ${settings.duration} s per figure after a ${settings.warmup} s warm-up of the gateway, gateway and node proxy interleaved; medians, (min–max) over the repetitions.`, '');
   out.push('| figure | gateway | node proxy | ratio/added |', '|---|---:|---:|---:|');
   for (const row of quickRows(results)) {
     out.push(`| ${row.figure} | ${formatSpread(row.gateway, row.digits)} | ${formatSpread(row.proxy, row.digits)} | ${formatRelation(row.relation)} |`);
