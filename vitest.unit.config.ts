@@ -8,7 +8,7 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/lint/**/*.test.ts', 'test/docs/**/*.test.ts', 'test/scripts/**/*.test.ts', 'test/support/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'test/lint/**/*.test.ts', 'test/docs/**/*.test.ts', 'test/scripts/**/*.test.ts', 'test/bench/**/*.test.ts', 'test/support/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Two worker threads sharing one module graph each: these files import much of src/, and
