@@ -51,11 +51,13 @@ export function quickRows(results) {
     proxy: spreadOf(scaled(perRep(results, 'nodeproxy', scenario, field), factor)),
   });
   const ratio = (scenario, field) => ({ kind: 'ratio', unit: '×', digits: 2, spread: spreadOf(paired(results, scenario, field, (mine, theirs) => mine / theirs)) });
+  // CPU per request compares as capacity (node proxy ÷ gateway): like req/s, 1.0 × is the proxy's pace and higher is better.
+  const capacity = (scenario, field) => ({ kind: 'ratio', unit: '×', digits: 2, spread: spreadOf(paired(results, scenario, field, (mine, theirs) => theirs / mine)) });
   const added = (scenario, field, factor) => ({ kind: 'added', unit: 'ms', digits: 2, spread: spreadOf(paired(results, scenario, field, (mine, theirs) => (mine - theirs) * factor)) });
 
   for (const [scenario, title] of [[`chat_c${concurrency}`, 'chat passthrough'], [`chat_to_anthropic_c${concurrency}`, 'chat → Anthropic, translated']]) {
     rows.push({ figure: `${title}, ${concurrency} connections: req/s`, digits: 0, ...both(scenario, 'rps'), relation: ratio(scenario, 'rps') });
-    rows.push({ figure: `${title}, ${concurrency} connections: CPU µs per request`, digits: 0, ...both(scenario, 'sut_cpu_us_per_request'), relation: ratio(scenario, 'sut_cpu_us_per_request') });
+    rows.push({ figure: `${title}, ${concurrency} connections: CPU µs per request`, digits: 0, ...both(scenario, 'sut_cpu_us_per_request'), relation: capacity(scenario, 'sut_cpu_us_per_request') });
   }
   rows.push({ figure: 'chat passthrough, 1 connection: p50 latency (ms)', digits: 2, ...both('chat_c1', 'lat_p50_us', 1 / 1000), relation: added('chat_c1', 'lat_p50_us', 1 / 1000) });
   rows.push({ figure: `chat passthrough stream, ${streamConcurrency} streams: p50 time to first byte (ms)`, digits: 2, ...both('chat_stream', 'ttfb_p50_ms'), relation: added('chat_stream', 'ttfb_p50_ms', 1) });
@@ -104,7 +106,7 @@ export function renderQuickTable(results) {
     out.push(`| ${row.figure} | ${formatSpread(row.gateway, row.digits)} | ${formatSpread(row.proxy, row.digits)} | ${formatRelation(row.relation)} |`);
   }
   out.push('');
-  out.push('ratio = gateway ÷ node proxy, repetition by repetition (req/s: higher is better; CPU µs per request: lower is better, and steadier on a shared machine); added = gateway − node proxy, in ms.');
+  out.push('ratio = gateway ÷ node proxy for req/s, node proxy ÷ gateway for CPU µs per request (steadier on a shared machine), repetition by repetition: 1.00 × is the node proxy\'s pace, higher is better; added = gateway − node proxy, in ms.');
   const foreign = foreignCpu(results);
   const busyRuns = results.runs.filter((run) => (run.foreign_cpu_pct ?? 0) > busyForeignPercent).length;
   out.push(foreign === null
