@@ -81,6 +81,6 @@ export function parseJsonObject(text: string): Record<string, unknown> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new GatewayError('invalid_request', 'The request body must be a JSON object.');
   }
-  checkRequestJson(json);
+  checkRequestJson(json, Object.keys(value).length);
   return value as Record<string, unknown>;
 }
