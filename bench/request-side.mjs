@@ -7,7 +7,7 @@
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import path from 'node:path';
-import { chatBody } from './lib/bodies.mjs';
+import { chatBody, messagesBody, responsesBody } from './lib/bodies.mjs';
 
 const dist = path.resolve(process.env.DIST ?? new URL('../dist', import.meta.url).pathname);
 const load = (file) => import(pathToFileURL(path.join(dist, file)).href);
@@ -16,6 +16,8 @@ const iterations = Number(process.argv[2] ?? 100_000);
 const { parseJsonObject } = await load('http/read-request-body.js');
 const { checkRequestJson } = await load('json/check-request-json.js');
 const { chatFormat } = await load('formats/chat/index.js');
+const { messagesFormat } = await load('formats/messages/index.js');
+const { responsesFormat } = await load('formats/responses/index.js');
 const { presentedKey } = await load('http/authenticate.js');
 const { ApiKeyVerifier } = await load('keys/api-key-verifier.js');
 const { hashApiKey, mintApiKeySecret } = await load('keys/api-key-secret.js');
@@ -71,6 +73,10 @@ await timeSome('ApiKeyVerifier.verify (cached)', () => verifier.verify(secret).t
 await timeSome('checkRequestJson', () => { checkRequestJson(requestText, memberCount); });
 await timeSome('parseJsonObject', () => { sink = parseJsonObject(requestText); });
 await timeSome('chat decodeRequest', () => { sink = chatFormat.decodeRequest(parsed); });
+const messagesParsed = JSON.parse(messagesBody('claude-3-5-haiku-latest', false));
+const responsesParsed = JSON.parse(responsesBody('gpt-4o-mini', false));
+await timeSome('messages decodeRequest', () => { sink = messagesFormat.decodeRequest(messagesParsed); });
+await timeSome('responses decodeRequest', () => { sink = responsesFormat.decodeRequest(responsesParsed); });
 await timeSome('parse + decode', () => { sink = chatFormat.decodeRequest(parseJsonObject(requestText)); });
 await timeSome('usageFromBytes (chat answer)', () => { sink = usageFromBytes(context, answer); });
 if (sink === 'never') console.log(sink);
