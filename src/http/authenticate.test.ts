@@ -4,7 +4,7 @@ import { displayPrefix, hashApiKey, mintApiKeySecret } from '../keys/api-key-sec
 import { ApiKeyVerifier } from '../keys/api-key-verifier.js';
 import type { ApiKeyStore } from '../keys/api-key-store.js';
 import type { ApiKeyRecord } from '../keys/api-key.js';
-import { Authenticator, type OpenAccessMode } from './authenticate.js';
+import { Authenticator, bearerToken, type OpenAccessMode } from './authenticate.js';
 import { apiKeyRecord } from '../keys/api-key-record.js';
 
 /** An in-memory key store that counts how often open access asked whether any key exists. */
@@ -180,5 +180,31 @@ describe('Authenticator and key use', () => {
     expect((await authenticator.authenticate(bearer(secret)))?.id).toBe('key_1');
     authenticator.forgetCachedKeys();
     expect(await refusal(authenticator.authenticate(bearer(secret)))).toBe('invalid_api_key');
+  });
+});
+
+describe('reading the bearer token', () => {
+  const bearerPattern = /^Bearer\s+(.+)$/i;
+  const values = [
+    'Bearer sy-abc',
+    'Bearer   sy-abc  ',
+    '  Bearer sy-abc',
+    'bearer sy-abc',
+    'BEARER\tsy-abc',
+    'Bearer\u00a0sy-abc',
+    'Bearer ',
+    'Bearer',
+    'Bearer  \u00a0 ',
+    'Bearer sy-a b c',
+    'Bearer sy-abc\nx',
+    'Bearer sy-abc\u2028',
+    'Bearer sy-\u2029abc',
+    'Bearersy-abc',
+    'Basic dXNlcjpwYXNz',
+    '',
+    'sy-abc',
+  ];
+  it.each(values)('reads %j as the pattern "Bearer <token>" does', (value) => {
+    expect(bearerToken(value)).toBe(bearerPattern.exec(value.trim())?.[1]?.trim());
   });
 });

@@ -22,28 +22,32 @@ const comma = 0x2c;
  * the first: with two `model` members, the gateway would authorise and price one model and the
  * upstream serve the other. Names are compared as JSON.parse decodes them (`"mod\u0065l"` is
  * `model`). One pass over the text, skipping string contents with indexOf.
+ *
+ * `memberCount`, the number of members JSON.parse made of the text, spares the names: the text
+ * names as many top-level members as that exactly when none is named twice, so only counting is
+ * needed, and the names are read (and compared) only to say which one came twice.
  */
-export function checkRequestJson(text: string): void {
+export function checkRequestJson(text: string, memberCount?: number): void {
   let depth = 0;
   let keyExpected = false;
   let names: Set<string> | undefined;
+  let counted = 0;
+  const countOnly = memberCount !== undefined;
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index);
     if (code === quote) {
       const end = closingQuote(text, index);
       if (depth === 1 && keyExpected) {
         keyExpected = false;
-        const name = decodedName(text, index, end);
-        names ??= new Set();
-        if (names.has(name)) {
-          throw new GatewayError('invalid_request', `The request body has the member '${name}' more than once; send each member once.`, { param: name });
-        }
-        names.add(name);
+        if (countOnly) counted++;
+        else names = withName(names, decodedName(text, index, end));
       }
       index = end;
     } else if (code === openBrace || code === openBracket) {
       depth++;
       if (depth > maxRequestJsonDepth) {
+        // The pass that reads names refuses whichever comes first, a repeated name or this depth.
+        if (countOnly) checkRequestJson(text);
         throw new GatewayError('invalid_json', `The request body nests objects and arrays more than ${maxRequestJsonDepth} levels deep.`);
       }
       if (depth === 1) keyExpected = code === openBrace;
@@ -53,8 +57,18 @@ export function checkRequestJson(text: string): void {
       keyExpected = true;
     }
   }
+  // More names than members: one came twice; the pass that reads names says which.
+  if (countOnly && counted !== memberCount) checkRequestJson(text);
 }
 
+/** Adds a top-level member's name, refusing it the second time. */
+function withName(names: Set<string> | undefined, name: string): Set<string> {
+  const seen = names ?? new Set<string>();
+  if (seen.has(name)) {
+    throw new GatewayError('invalid_request', `The request body has the member '${name}' more than once; send each member once.`, { param: name });
+  }
+  return seen.add(name);
+}
 /** The index of the quote closing the string opened at `start` (the text is valid JSON). */
 function closingQuote(text: string, start: number): number {
   let candidate = text.indexOf('"', start + 1);

@@ -1,4 +1,4 @@
-import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 /** Every Switchyard key starts with this, so leaked keys are recognisable by secret scanners. */
 export const apiKeyPrefix = 'sy-';
@@ -17,13 +17,6 @@ export function hashApiKey(secret: string): string {
 /** The part of a key shown in lists, enough to recognise it and too short to use. */
 export function displayPrefix(secret: string): string {
   return secret.slice(0, apiKeyPrefix.length + 6);
-}
-
-/** Compares two hex digests in constant time. */
-export function digestsEqual(left: string, right: string): boolean {
-  const leftBytes = Buffer.from(left, 'hex');
-  const rightBytes = Buffer.from(right, 'hex');
-  return leftBytes.length === rightBytes.length && timingSafeEqual(leftBytes, rightBytes);
 }
 
 export function mintKeyId(): string {

@@ -1,6 +1,6 @@
 import type { ApiKeyStore } from './api-key-store.js';
 import type { ApiKeyRecord } from './api-key.js';
-import { apiKeyPrefix, digestsEqual, hashApiKey } from './api-key-secret.js';
+import { apiKeyPrefix, hashApiKey } from './api-key-secret.js';
 
 interface CacheEntry {
   readonly record: ApiKeyRecord | undefined;
@@ -28,16 +28,14 @@ export class ApiKeyVerifier {
    * The active key record for a presented secret, or undefined when unknown, revoked or expired.
    * After a rotation the previous secret is accepted until its grace period ends.
    */
-  async verify(secret: string): Promise<ApiKeyRecord | undefined> {
-    if (!secret.startsWith(apiKeyPrefix)) return undefined;
+  verify(secret: string): Promise<ApiKeyRecord | undefined> {
+    if (!secret.startsWith(apiKeyPrefix)) return Promise.resolve(undefined);
     const hash = hashApiKey(secret);
-    const record = await this.lookup(hash);
-    if (record === undefined) return undefined;
     const now = this.now();
-    if (!digestsEqual(record.hash, hash) && !this.isPreviousInGrace(record, hash, now)) return undefined;
-    if (record.revokedAt !== null) return undefined;
-    if (record.expiresAt !== null && record.expiresAt.getTime() <= now) return undefined;
-    return record;
+    // A cached lookup answers without an await: most calls present a key seen seconds ago.
+    const cached = this.cache.get(hash);
+    if (cached !== undefined && cached.until > now) return Promise.resolve(this.activeRecord(cached.record, hash, now));
+    return this.lookup(hash, now).then((record) => this.activeRecord(record, hash, this.now()));
   }
 
   /** Forgets cached lookups, e.g. after this process revoked a key. */
@@ -45,15 +43,27 @@ export class ApiKeyVerifier {
     this.cache.clear();
   }
 
-  private isPreviousInGrace(record: ApiKeyRecord, hash: string, now: number): boolean {
-    if (record.previousHash === null || record.previousHashExpiresAt === null) return false;
-    return record.previousHashExpiresAt.getTime() > now && digestsEqual(record.previousHash, hash);
+  /**
+   * The record found for `hash`, if it is active and `hash` is its current digest or its previous
+   * one still in grace. The digests are compared as strings, not in constant time: the record was
+   * found by this very digest (the store's index, the cache's map already compared it in variable
+   * time), and what a timing difference could reveal is how much of a SHA-256 digest of a 256-bit
+   * random secret matches, which gives no way to find a secret that hashes to it.
+   */
+  private activeRecord(record: ApiKeyRecord | undefined, hash: string, now: number): ApiKeyRecord | undefined {
+    if (record === undefined) return undefined;
+    if (record.hash !== hash && !this.isPreviousInGrace(record, hash, now)) return undefined;
+    if (record.revokedAt !== null) return undefined;
+    if (record.expiresAt !== null && record.expiresAt.getTime() <= now) return undefined;
+    return record;
   }
 
-  private async lookup(hash: string): Promise<ApiKeyRecord | undefined> {
-    const now = this.now();
-    const cached = this.cache.get(hash);
-    if (cached !== undefined && cached.until > now) return cached.record;
+  private isPreviousInGrace(record: ApiKeyRecord, hash: string, now: number): boolean {
+    if (record.previousHash === null || record.previousHashExpiresAt === null) return false;
+    return record.previousHashExpiresAt.getTime() > now && record.previousHash === hash;
+  }
+
+  private async lookup(hash: string, now: number): Promise<ApiKeyRecord | undefined> {
     const record = await this.store.findByHash(hash);
     if (this.cache.size >= maximumCachedKeys) this.cache.clear();
     this.cache.set(hash, { record, until: now + this.cacheTtlMs });

@@ -1,4 +1,3 @@
-import type { Usage } from '../ir/usage.js';
 import type { AttemptContext } from '../call/attempt-context.js';
 import type { CallCompletion, CallOutcome } from '../call/call-outcome.js';
 import { commitOnFirstChunk } from '../call/commit-stream.js';
@@ -8,10 +7,8 @@ import { flattenHeaders, readBodyText, sendUpstream, upstreamTransportError } fr
 import { parseUpstreamJson } from '../upstream/parse-upstream-json.js';
 import { isUpstreamErrorBody } from '../upstream/upstream-error-body.js';
 import { preparePassthroughBody } from './prepare-body.js';
-import { findTopLevelValue, matchTrailingTopLevelValue } from './rewrite-body.js';
 import { relayStream, type RelayOutcome } from './stream-relay.js';
-
-const usageKey = Buffer.from('"usage"');
+import { usageFromBytes } from './usage-from-bytes.js';
 
 /**
  * Same wire format on both sides: the client's body goes upstream unchanged but for `model`, and
@@ -82,27 +79,4 @@ export async function passthroughCall(
 function assertAnswerBody(context: AttemptContext, bytes: Buffer, headers: Record<string, string>): void {
   const text = bytes.toString('utf8');
   if (isUpstreamErrorBody(parseUpstreamJson(text, 'upstream_malformed_answer'))) throw decodeUpstreamError(context.adapter, context.route.target, 502, text, headers);
-}
-
-/**
- * Reads usage from the `usage` member only, so the body is never parsed whole. Answers put it near
- * their end, so only the text from its last mention on is decoded (member names are ASCII, so the
- * byte offset found is a character boundary); the scanner proves the member is top-level.
- */
-function usageFromBytes(context: AttemptContext, bytes: Buffer): Usage | undefined {
-  const lastMention = bytes.lastIndexOf(usageKey);
-  if (lastMention === -1) return undefined;
-  // Room before the key for the scanner to see the `,` or `{` that opens the member.
-  let text = bytes.toString('utf8', Math.max(0, lastMention - 16));
-  let range = matchTrailingTopLevelValue(text, 'usage');
-  if (range === undefined) {
-    text = bytes.toString('utf8');
-    range = findTopLevelValue(text, 'usage');
-  }
-  if (range === undefined) return undefined;
-  try {
-    return context.format.usageFromBody({ usage: JSON.parse(text.slice(range.start, range.end)) as unknown });
-  } catch {
-    return undefined;
-  }
 }

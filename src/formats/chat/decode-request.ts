@@ -3,6 +3,7 @@ import type { GenerationParams, IrRequest, ResponseFormat } from '../../ir/index
 import { isRecord } from '../../json/json-value.js';
 import { chatRequestSchema, modeledRequestFields, type ChatRequestInput } from './chat-request-schema.js';
 import { decodeMessages } from './decode-messages.js';
+import { isPlainChatRequest } from './plain-chat-request.js';
 import { decodeToolChoice, decodeTools } from './decode-tools.js';
 import { refuseForeignOutputCap } from '../validation/foreign-output-cap.js';
 import { parseOrThrow } from '../validation/openai-parse-or-throw.js';
@@ -13,7 +14,8 @@ export function decodeChatRequest(body: unknown): IrRequest {
     throw new GatewayError('invalid_request', 'The request body must be a JSON object.');
   }
   refuseForeignOutputCap(body, 'chat', '/v1/chat/completions');
-  const input = parseOrThrow(chatRequestSchema, body);
+  // The common shapes are checked by hand; the schema sees the rest and words every refusal.
+  const input = isPlainChatRequest(body) ? body : parseOrThrow(chatRequestSchema, body);
   const tools = input.tools ? decodeTools(input.tools) : undefined;
   const request: IrRequest = {
     model: input.model,

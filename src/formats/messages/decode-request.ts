@@ -12,6 +12,7 @@ import {
 } from './messages-request-schema.js';
 import { refuseForeignOutputCap } from '../validation/foreign-output-cap.js';
 import { parseOrThrow } from './parse-or-throw.js';
+import { isPlainMessagesRequest } from './plain-messages-request.js';
 
 /** Schema name the IR needs for structured output; Messages' `output_config.format` has none. */
 const structuredOutputName = 'response';
@@ -33,7 +34,8 @@ export function decodeMessagesRequest(body: unknown): IrRequest {
     );
   }
   refuseForeignOutputCap(record, 'messages', '/v1/messages');
-  const input = parseOrThrow(messagesRequestSchema, record);
+  // The common shapes are checked by hand; the schema sees the rest and words every refusal.
+  const input = isPlainMessagesRequest(record) ? record : parseOrThrow(messagesRequestSchema, record);
   return { ...decodePrompt(input, record), params: decodeParams(input), stream: input.stream === true, ...decodeUser(input) };
 }
 

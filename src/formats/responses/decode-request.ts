@@ -5,6 +5,7 @@ import { decodeInput } from './decode-input.js';
 import { decodeToolChoice, decodeTools } from './decode-tools.js';
 import { refuseForeignOutputCap } from '../validation/foreign-output-cap.js';
 import { parseOrThrow } from '../validation/openai-parse-or-throw.js';
+import { isPlainResponsesRequest } from './plain-responses-request.js';
 import { modeledRequestFields, responsesRequestSchema, type ResponsesRequestInput } from './responses-request-schema.js';
 
 /**
@@ -20,7 +21,8 @@ export function decodeResponsesRequest(body: unknown): IrRequest {
     throw new GatewayError('invalid_request', 'The request body must be a JSON object.');
   }
   refuseForeignOutputCap(body, 'responses', '/v1/responses');
-  const input = parseOrThrow(responsesRequestSchema, body);
+  // The common shapes are checked by hand; the schema sees the rest and words every refusal.
+  const input = isPlainResponsesRequest(body) ? body : parseOrThrow(responsesRequestSchema, body);
   const decodedInput = decodeInput(input.input, input.instructions);
   const tools = input.tools ? decodeTools(input.tools) : undefined;
   const reasoning = decodeReasoning(input);
