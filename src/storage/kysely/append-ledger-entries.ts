@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { latencyBucketColumns, ledgerIncrements, rollupCountColumns, type LedgerIncrements, type TotalIncrement } from '../ledger-increments.js';
+import { ledgerIncrements, summedColumns, type LedgerIncrements, type TotalIncrement } from '../ledger-increments.js';
 import type { LedgerEntry } from '../../metering/ledger-entry.js';
 import type { StorageDatabase } from './database-schema.js';
 import { ledgerRow } from '../ledger-row.js';
@@ -48,7 +48,7 @@ async function applyIncrements(db: Kysely<StorageDatabase>, codec: SqlValueCodec
   await upsertSums(db, codec, 'usage_totals', ['step', 'bucket_start'], increments.totals);
 }
 
-const summed = [...rollupCountColumns.map(([column]) => column), ...latencyBucketColumns, 'cost_nano_usd'];
+const summed = [...summedColumns, 'cost_nano_usd'];
 
 /** Adds each increment to its row of `table` (keyed by `keyColumns`), creating the rows not there yet. */
 async function upsertSums(
@@ -63,8 +63,7 @@ async function upsertSums(
       const row: Record<string, unknown> = { step: increment.step, bucket_start: codec.writeTimestamp(increment.bucketStart), cost_nano_usd: increment.costNanoUsd };
       if (increment.keyScope !== undefined) row['key_scope'] = increment.keyScope;
       if (increment.model !== undefined) row['model'] = increment.model;
-      for (const [column, field] of rollupCountColumns) row[column] = increment.counts[field];
-      latencyBucketColumns.forEach((column, index) => (row[column] = increment.latency[index] ?? 0));
+      summedColumns.forEach((column, index) => (row[column] = increment.sums[index]));
       return row;
     });
     await db
