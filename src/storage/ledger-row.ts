@@ -38,14 +38,11 @@ export type LedgerRowValues = [
   duration_ms: number,
 ];
 
-/** The same row keyed by column, as query builders take it. */
-export type LedgerRow = { -readonly [Index in keyof typeof ledgerColumns & `${number}` as (typeof ledgerColumns)[Index]]: LedgerRowValues[Index] };
-
 /**
  * A ledger entry as a `usage_ledger` row: the one mapping of an entry to the table, for every writer
- * of it (the SQLite appender binds it as it is; the Kysely appender PostgreSQL and video job endings
- * use takes it keyed, `ledgerRow`). An array in column order, because the SQLite appender binds it
- * by position for every call the gateway answers: no object is built to be taken apart again.
+ * of it (the SQLite appender, and the Kysely appender PostgreSQL and video job endings use). Values
+ * in column order, bound by position: every call the gateway answers is appended, and no object is
+ * built only to be taken apart again.
  */
 export function ledgerRowValues(entry: LedgerEntry, codec: LedgerRowCodec): LedgerRowValues {
   return [
@@ -68,15 +65,6 @@ export function ledgerRowValues(entry: LedgerEntry, codec: LedgerRowCodec): Ledg
     codec.writeTimestamp(entry.createdAt),
     entry.durationMs,
   ];
-}
-
-/** `ledgerRowValues` keyed by column. */
-export function ledgerRow(entry: LedgerEntry, codec: LedgerRowCodec): LedgerRow {
-  const values = ledgerRowValues(entry, codec);
-  const row: Record<string, unknown> = {};
-  ledgerColumns.forEach((column, index) => (row[column] = values[index]));
-  // Every column was set above from the tuple of the same position.
-  return row as LedgerRow;
 }
 
 /** A `usage_ledger` row as the drivers hand it back: numbers may come as strings or bigints, money as text. */
