@@ -7,7 +7,7 @@ import { BoundedLabelValues } from './bounded-label-values.js';
 import { CachedValue } from './cached-value.js';
 import { latencyBucketsSeconds } from './latency-buckets.js';
 import { nanoUsdToUsd } from './nano-usd-to-usd.js';
-import { LedgerSeriesSums, tokenKinds, type LedgerSeries } from './ledger-series.js';
+import { LedgerSeriesSums, tokenKinds, type LedgerSeries } from './ledger-series-sums.js';
 import { SummedHistogram, type HistogramSums } from './summed-histogram.js';
 
 export type VideoJobCounts = Readonly<Partial<Record<VideoJobStatus, number>>>;
