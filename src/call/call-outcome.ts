@@ -29,4 +29,9 @@ export interface CallOutcome {
   readonly contentType: string;
   readonly body: string | Uint8Array | ChunkStream;
   readonly completion: Promise<CallCompletion>;
+  /**
+   * The same completion when it is known as the answer is made (a whole answer): metering writes
+   * the entry at once instead of waiting a turn of the event loop for `completion`.
+   */
+  readonly settled?: CallCompletion;
 }

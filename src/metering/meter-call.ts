@@ -1,6 +1,6 @@
 import type { CatalogModel, CatalogRoute } from '../catalog/model-catalog.js';
 import type { EndpointFamily } from '../keys/endpoint-family.js';
-import type { CallOutcome } from '../call/call-outcome.js';
+import type { CallCompletion, CallOutcome } from '../call/call-outcome.js';
 import type { Usage } from '../ir/usage.js';
 import type { ApiKeyRecord } from '../keys/api-key.js';
 import type { LedgerEntry } from './ledger-entry.js';
@@ -21,14 +21,28 @@ export interface MeteringFacts {
 }
 
 /**
- * Writes a call's ledger entry once its answer has been delivered or dropped, and resolves to it.
- * Usage the upstream did not report is estimated and marked so, never recorded as zero; a stream
- * cut before its usage came is charged at least the output counted in what it delivered.
+ * Writes a call's ledger entry once its answer has been delivered or dropped. Usage the upstream
+ * did not report is estimated and marked so, never recorded as zero; a stream cut before its usage
+ * came is charged at least the output counted in what it delivered. A whole answer's completion is
+ * known as it is made (`settled`): its entry is written and returned at once, so the call's limits
+ * finish and its cost header is set without waiting turns of the event loop; otherwise it resolves
+ * to the entry.
  */
-export async function meterCall(ledger: LedgerWriter, outcome: CallOutcome, facts: MeteringFacts): Promise<LedgerEntry> {
-  const completion = await outcome.completion;
-  // Counted here, once the stream is over: loading the tokenizer and counting never hold up its end.
-  const deliveredOutputTokens = await completion.deliveredOutput?.countTokens().catch(() => undefined);
+export function meterCall(ledger: LedgerWriter, outcome: CallOutcome, facts: MeteringFacts): LedgerEntry | Promise<LedgerEntry> {
+  const settled = outcome.settled;
+  if (settled !== undefined && settled.deliveredOutput === undefined) return recordCompletion(ledger, facts, settled, undefined);
+  return outcome.completion.then((completion) => {
+    const deliveredOutput = completion.deliveredOutput;
+    if (deliveredOutput === undefined) return recordCompletion(ledger, facts, completion, undefined);
+    // Counted here, once the stream is over: loading the tokenizer and counting never hold up its end.
+    return deliveredOutput.countTokens().then(
+      (tokens) => recordCompletion(ledger, facts, completion, tokens),
+      () => recordCompletion(ledger, facts, completion, undefined),
+    );
+  });
+}
+
+function recordCompletion(ledger: LedgerWriter, facts: MeteringFacts, completion: CallCompletion, deliveredOutputTokens: number | undefined): LedgerEntry {
   const usage =
     deliveredOutputTokens === undefined
       ? (completion.usage ?? estimateUsage(facts.rawBodyLength))

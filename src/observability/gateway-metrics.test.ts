@@ -1,6 +1,11 @@
+import { Counter, Histogram, Registry } from 'prom-client';
 import { describe, expect, it, vi } from 'vitest';
+import type { LedgerEntry } from '../metering/ledger-entry.js';
 import { ledgerEntry, mediaOnly } from '../storage/storage-contract-records.test-support.js';
 import { GatewayMetrics, type VideoJobCounts } from './gateway-metrics.js';
+import { latencyBucketsSeconds } from './latency-buckets.js';
+import { nanoUsdToUsd } from './nano-usd-to-usd.js';
+import { statusClass } from './status-class.js';
 import { parsePrometheusText, samplesOf, sumOf, type PrometheusSample } from './prometheus-samples.test-support.js';
 
 function metricsWith(counts: () => Promise<VideoJobCounts> = async () => ({}), now?: () => number): GatewayMetrics {
@@ -167,4 +172,80 @@ describe('GatewayMetrics', () => {
     expect(samples.filter((sample) => !sample.name.startsWith('switchyard_'))).toEqual([]);
     expect(second.contentType).toMatch(/^text\/plain; version=0\.0\.4/);
   });
+
+  it('shows cost as the dollar amount nearest the exact nano-USD total, however many calls it sums', async () => {
+    const metrics = metricsWith();
+    // 0.1 added ten times as floats is 0.9999999999999999; the ledger's total is exactly one dollar.
+    for (let index = 0; index < 10; index++) metrics.observeLedgerEntry(ledgerEntry({ requestId: `req_${index}`, costNanoUsd: 100_000_000n }));
+    for (let index = 0; index < 3; index++) metrics.observeLedgerEntry(ledgerEntry({ requestId: `big_${index}`, model: 'big', costNanoUsd: 3_000_000_000_000_000_001n }));
+    const samples = await scraped(metrics);
+    expect(sumOf(samples, 'switchyard_cost_usd_total', { model: 'gpt-4o-mini' })).toBe(1);
+    expect(sumOf(samples, 'switchyard_cost_usd_total', { model: 'big' })).toBe(9_000_000_000.000000003);
+  });
+
+  it('sums latency in whole milliseconds: ten calls of 100 ms are exactly one second', async () => {
+    const metrics = metricsWith();
+    for (let index = 0; index < 10; index++) metrics.observeLedgerEntry(ledgerEntry({ requestId: `req_${index}`, durationMs: 100 }));
+    expect(sumOf(await scraped(metrics), 'switchyard_request_duration_seconds_sum')).toBe(1);
+  });
+
+  it("shows every call's figures as prom-client's own counters and histogram would, observing entry by entry", async () => {
+    const entries: LedgerEntry[] = [];
+    const durations = [0, -5, 49, 50, 51, 100, 999, 1_000, 20_000, 299_999, 300_000, 300_001, 1_000_000];
+    for (let index = 0; index < 400; index++) {
+      entries.push(
+        ledgerEntry({
+          requestId: `req_${index}`,
+          model: ['gpt-4o-mini', 'claude-sonnet', 'sim-image'][index % 3]!,
+          provider: index % 7 === 0 ? 'backup' : 'primary',
+          endpoint: ['chat', 'messages', 'responses', 'images'][index % 4]!,
+          status: [200, 200, 200, 499, 429, 502, 200][index % 7]!,
+          inputUncached: index % 5 === 0 ? 0 : index,
+          cacheRead: index % 11,
+          cacheWrite: 0,
+          output: index % 3 === 0 ? 0 : 2 * index,
+          reasoning: index % 13 === 0 ? index : 0,
+          images: index % 9 === 0 ? 2 : 0,
+          videoSeconds: index % 17 === 0 ? 4 : 0,
+          costNanoUsd: index % 6 === 0 ? 0n : BigInt(index) * 1_000_000n,
+          durationMs: durations[index % durations.length]!,
+        }),
+      );
+    }
+    const metrics = metricsWith();
+    for (const entry of entries) metrics.observeLedgerEntry(entry);
+    const actual = await scraped(metrics);
+    const expected = parsePrometheusText(await observedOneByOne(entries));
+    const ledgerFed = (samples: readonly PrometheusSample[]) =>
+      samples.filter((sample) => expected.some((reference) => reference.name === sample.name)).map((sample) => JSON.stringify(sample)).sort();
+    const inexact = (sample: PrometheusSample) => sample.name === 'switchyard_cost_usd_total' || sample.name === 'switchyard_request_duration_seconds_sum';
+    expect(ledgerFed(actual.filter((sample) => !inexact(sample)))).toEqual(ledgerFed(expected.filter((sample) => !inexact(sample))));
+    // Float sums: one side adds each call's figure, the other divides the exact total once.
+    const sums = (samples: readonly PrometheusSample[]) => samples.filter(inexact).map((sample) => ({ key: JSON.stringify([sample.name, sample.labels]), value: sample.value }));
+    const expectedSums = new Map(sums(expected).map(({ key, value }) => [key, value]));
+    expect(sums(actual).map(({ key }) => key).sort()).toEqual([...expectedSums.keys()].sort());
+    for (const { key, value } of sums(actual)) expect(value).toBeCloseTo(expectedSums.get(key)!, 9);
+  });
 });
+
+/** The ledger-fed metrics as prom-client's own Counter and Histogram hold them, told of each entry in turn. */
+async function observedOneByOne(entries: readonly LedgerEntry[]): Promise<string> {
+  const registers = [new Registry()];
+  const requests = new Counter({ name: 'switchyard_requests_total', help: '-', labelNames: ['model', 'provider', 'endpoint', 'status_class'], registers });
+  const latency = new Histogram({ name: 'switchyard_request_duration_seconds', help: '-', labelNames: ['model', 'endpoint'], buckets: [...latencyBucketsSeconds], registers });
+  const tokens = new Counter({ name: 'switchyard_tokens_total', help: '-', labelNames: ['model', 'provider', 'kind'], registers });
+  const cost = new Counter({ name: 'switchyard_cost_usd_total', help: '-', labelNames: ['model', 'provider', 'endpoint'], registers });
+  const images = new Counter({ name: 'switchyard_images_total', help: '-', labelNames: ['model', 'provider'], registers });
+  const videoSeconds = new Counter({ name: 'switchyard_video_seconds_total', help: '-', labelNames: ['model', 'provider'], registers });
+  for (const entry of entries) {
+    const { model, provider, endpoint } = entry;
+    requests.inc({ model, provider, endpoint, status_class: statusClass(entry.status) });
+    latency.observe({ model, endpoint }, Math.max(0, entry.durationMs) / 1000);
+    const kinds = { input_uncached: entry.inputUncached, cache_read: entry.cacheRead, cache_write: entry.cacheWrite, output: entry.output, reasoning: entry.reasoning };
+    for (const [kind, count] of Object.entries(kinds)) if (count > 0) tokens.inc({ model, provider, kind }, count);
+    if (entry.costNanoUsd > 0n) cost.inc({ model, provider, endpoint }, nanoUsdToUsd(entry.costNanoUsd));
+    if (entry.images > 0) images.inc({ model, provider }, entry.images);
+    if (entry.videoSeconds > 0) videoSeconds.inc({ model, provider }, entry.videoSeconds);
+  }
+  return registers[0]!.metrics();
+}

@@ -1,4 +1,4 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Logger } from '../logging/logger.js';
 import type { VideoJobStatus } from '../media/videos/video-job-store.js';
 import type { LedgerEntry } from '../metering/ledger-entry.js';
@@ -7,7 +7,8 @@ import { BoundedLabelValues } from './bounded-label-values.js';
 import { CachedValue } from './cached-value.js';
 import { latencyBucketsSeconds } from './latency-buckets.js';
 import { nanoUsdToUsd } from './nano-usd-to-usd.js';
-import { statusClass } from './status-class.js';
+import { LedgerSeriesSums, tokenKinds, type LedgerSeries } from './ledger-series-sums.js';
+import { SummedHistogram, type HistogramSums } from './summed-histogram.js';
 
 export type VideoJobCounts = Readonly<Partial<Record<VideoJobStatus, number>>>;
 
@@ -24,15 +25,6 @@ export interface GatewayMetricsOptions {
   readonly now?: () => number;
 }
 
-/** The kinds of the disjoint token buckets of a ledger entry, as label values. */
-const tokenKinds = [
-  ['input_uncached', 'inputUncached'],
-  ['cache_read', 'cacheRead'],
-  ['cache_write', 'cacheWrite'],
-  ['output', 'output'],
-  ['reasoning', 'reasoning'],
-] as const satisfies readonly (readonly [string, keyof LedgerEntry])[];
-
 const videoJobStates: readonly VideoJobStatus[] = ['queued', 'in_progress', 'completed', 'failed', 'cancelled'];
 
 /**
@@ -48,12 +40,8 @@ export class GatewayMetrics {
   private readonly endpoints = new BoundedLabelValues(50);
   private readonly errorCodes = new BoundedLabelValues(100);
   private readonly upstreamModels = new BoundedLabelValues(1_000);
-  private readonly requests: Counter<'model' | 'provider' | 'endpoint' | 'status_class'>;
-  private readonly latency: Histogram<'model' | 'endpoint'>;
-  private readonly tokens: Counter<'model' | 'provider' | 'kind'>;
-  private readonly cost: Counter<'model' | 'provider' | 'endpoint'>;
-  private readonly images: Counter<'model' | 'provider'>;
-  private readonly videoSeconds: Counter<'model' | 'provider'>;
+  /** What every ledger entry so far adds up to: the calls, latency, tokens, media and cost metrics are set from it when scraped. */
+  private readonly ledgerSeries = new LedgerSeriesSums(this.models, this.providers, this.endpoints);
   private readonly upstreamErrors: Counter<'provider' | 'model' | 'code'>;
   private readonly streamsInFlight: Gauge<'endpoint'>;
   private readonly connectionsRefused: Counter;
@@ -61,28 +49,65 @@ export class GatewayMetrics {
   constructor(options: GatewayMetricsOptions) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry, prefix: 'switchyard_' });
-    this.requests = new Counter({
+    const ledgerSeries = (): Iterable<LedgerSeries> => this.ledgerSeries.series();
+    const requests: Counter<'model' | 'provider' | 'endpoint' | 'status_class'> = new Counter({
       name: 'switchyard_requests_total',
       help: 'Metered calls (one per ledger entry), by public model, provider, endpoint family and HTTP status class.',
       labelNames: ['model', 'provider', 'endpoint', 'status_class'],
       registers,
+      collect: () => setCounter(requests, ledgerSeries(), (series) => ({ model: series.model, provider: series.provider, endpoint: series.endpoint, status_class: series.statusClass }), (series) => series.requests),
     });
-    this.latency = new Histogram({
-      name: 'switchyard_request_duration_seconds',
-      help: 'Time from the start of a metered call to its end (for a video job, from submit to its end).',
-      labelNames: ['model', 'endpoint'],
-      buckets: [...latencyBucketsSeconds],
-      registers,
-    });
-    this.tokens = new Counter({
+    this.registry.registerMetric(
+      new SummedHistogram(
+        'switchyard_request_duration_seconds',
+        'Time from the start of a metered call to its end (for a video job, from submit to its end).',
+        latencyBucketsSeconds,
+        () => latencyByModelAndEndpoint(ledgerSeries()),
+      ).asMetric(),
+    );
+    const tokens: Counter<'model' | 'provider' | 'kind'> = new Counter({
       name: 'switchyard_tokens_total',
       help: 'Tokens by disjoint bucket (output excludes reasoning), as the ledger records them.',
       labelNames: ['model', 'provider', 'kind'],
       registers,
+      collect: () => {
+        tokens.reset();
+        const byModel = sumsByLabels(
+          ledgerSeries(),
+          (series) => ({ model: series.model, provider: series.provider }),
+          (series) => series.tokens,
+          [] as readonly number[],
+          (total, added) => added.map((count, index) => (total[index] ?? 0) + count),
+        );
+        for (const { labels, sum } of byModel) {
+          tokenKinds.forEach(([kind], index) => {
+            const count = sum[index] ?? 0;
+            if (count > 0) tokens.inc({ ...labels, kind }, count);
+          });
+        }
+      },
     });
-    this.cost = new Counter({ name: 'switchyard_cost_usd_total', help: 'Cost charged, in USD.', labelNames: ['model', 'provider', 'endpoint'], registers });
-    this.images = new Counter({ name: 'switchyard_images_total', help: 'Images delivered and charged.', labelNames: ['model', 'provider'], registers });
-    this.videoSeconds = new Counter({ name: 'switchyard_video_seconds_total', help: 'Seconds of video delivered and charged.', labelNames: ['model', 'provider'], registers });
+    const cost: Counter<'model' | 'provider' | 'endpoint'> = new Counter({
+      name: 'switchyard_cost_usd_total',
+      help: 'Cost charged, in USD.',
+      labelNames: ['model', 'provider', 'endpoint'],
+      registers,
+      collect: () => setCostCounter(cost, ledgerSeries()),
+    });
+    const images: Counter<'model' | 'provider'> = new Counter({
+      name: 'switchyard_images_total',
+      help: 'Images delivered and charged.',
+      labelNames: ['model', 'provider'],
+      registers,
+      collect: () => setCounter(images, ledgerSeries(), (series) => ({ model: series.model, provider: series.provider }), (series) => series.images),
+    });
+    const videoSeconds: Counter<'model' | 'provider'> = new Counter({
+      name: 'switchyard_video_seconds_total',
+      help: 'Seconds of video delivered and charged.',
+      labelNames: ['model', 'provider'],
+      registers,
+      collect: () => setCounter(videoSeconds, ledgerSeries(), (series) => ({ model: series.model, provider: series.provider }), (series) => series.videoSeconds),
+    });
     this.upstreamErrors = new Counter({
       name: 'switchyard_upstream_errors_total',
       help: 'Failed upstream attempts (each retry and fallback counts), by provider, public model and error code.',
@@ -146,20 +171,12 @@ export class GatewayMetrics {
     }
   }
 
-  /** Everything known from one ledger entry: the call, its latency, tokens, media and cost. */
+  /**
+   * Everything known from one ledger entry: the call, its latency, tokens, media and cost. Summed into
+   * its series here (a few additions); the metrics show the sums from the next scrape on.
+   */
   observeLedgerEntry(entry: LedgerEntry): void {
-    const model = this.models.value(entry.model);
-    const provider = this.providers.value(entry.provider);
-    const endpoint = this.endpoints.value(entry.endpoint);
-    this.requests.inc({ model, provider, endpoint, status_class: statusClass(entry.status) });
-    this.latency.observe({ model, endpoint }, Math.max(0, entry.durationMs) / 1000);
-    for (const [kind, field] of tokenKinds) {
-      const count = entry[field];
-      if (count > 0) this.tokens.inc({ model, provider, kind }, count);
-    }
-    if (entry.costNanoUsd > 0n) this.cost.inc({ model, provider, endpoint }, nanoUsdToUsd(entry.costNanoUsd));
-    if (entry.images > 0) this.images.inc({ model, provider }, entry.images);
-    if (entry.videoSeconds > 0) this.videoSeconds.inc({ model, provider }, entry.videoSeconds);
+    this.ledgerSeries.add(entry);
   }
 
   /** One failed upstream attempt; `model` is the public model id, `code` a registry error code. */
@@ -191,4 +208,65 @@ export class GatewayMetrics {
   get contentType(): string {
     return this.registry.contentType;
   }
+}
+
+/**
+ * Sets `counter` to the sums of `value` over the ledger series, by the labels `labelsOf` picks. A label
+ * set whose sum is 0 is left out, as it was when the counter was only ever incremented by what a call
+ * added: a metric shows a series once something was counted in it.
+ */
+function setCounter<Label extends string>(
+  counter: Counter<Label>,
+  series: Iterable<LedgerSeries>,
+  labelsOf: (series: LedgerSeries) => Record<Label, string>,
+  value: (series: LedgerSeries) => number,
+): void {
+  counter.reset();
+  for (const { labels, sum } of sumsByLabels(series, labelsOf, value, 0, (total, added) => total + added)) {
+    if (sum > 0) counter.inc(labels, sum);
+  }
+}
+
+/** Cost is summed in exact nano-USD and turned into dollars once: the counter holds the float nearest the exact total. */
+function setCostCounter(counter: Counter<'model' | 'provider' | 'endpoint'>, series: Iterable<LedgerSeries>): void {
+  counter.reset();
+  const byLabels = sumsByLabels(series, (one) => ({ model: one.model, provider: one.provider, endpoint: one.endpoint }), (one) => one.costNanoUsd, 0n, (total, added) => total + added);
+  for (const { labels, sum } of byLabels) {
+    if (sum > 0n) counter.inc(labels, nanoUsdToUsd(sum));
+  }
+}
+
+function latencyByModelAndEndpoint(series: Iterable<LedgerSeries>): HistogramSums[] {
+  const byLabels = new Map<string, { labels: Record<string, string>; buckets: number[]; durationMs: number; count: number }>();
+  for (const one of series) {
+    const id = `${one.model}\u0000${one.endpoint}`;
+    let sums = byLabels.get(id);
+    if (sums === undefined) {
+      sums = { labels: { model: one.model, endpoint: one.endpoint }, buckets: new Array<number>(one.latencyBuckets.length).fill(0), durationMs: 0, count: 0 };
+      byLabels.set(id, sums);
+    }
+    one.latencyBuckets.forEach((calls, index) => (sums.buckets[index]! += calls));
+    sums.durationMs += one.durationMs;
+    sums.count += one.requests;
+  }
+  return [...byLabels.values()].map((sums) => ({ labels: sums.labels, buckets: sums.buckets, sum: sums.durationMs / 1000, count: sums.count }));
+}
+
+/** The sums of `value` over the series, grouped by the labels `labelsOf` picks, in the order the groups first appear. */
+function sumsByLabels<Label extends string, Sum>(
+  series: Iterable<LedgerSeries>,
+  labelsOf: (series: LedgerSeries) => Record<Label, string>,
+  value: (series: LedgerSeries) => Sum,
+  zero: Sum,
+  add: (total: Sum, added: Sum) => Sum,
+): { labels: Record<Label, string>; sum: Sum }[] {
+  const byLabels = new Map<string, { labels: Record<Label, string>; sum: Sum }>();
+  for (const one of series) {
+    const labels = labelsOf(one);
+    const id = Object.values<string>(labels).join('\u0000');
+    const group = byLabels.get(id);
+    if (group === undefined) byLabels.set(id, { labels, sum: add(zero, value(one)) });
+    else group.sum = add(group.sum, value(one));
+  }
+  return [...byLabels.values()];
 }

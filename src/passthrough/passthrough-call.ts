@@ -47,7 +47,8 @@ export async function passthroughCall(
     const usage = usageFromBytes(context, bytes);
     // Every real answer reports usage: only an answer without it pays for a look at the whole body.
     if (usage === undefined) assertAnswerBody(context, bytes, flattenHeaders(response.headers));
-    return { contentType, body: bytes, completion: Promise.resolve({ usage, completed: true, status: 200 }) };
+    const settled: CallCompletion = { usage, completed: true, status: 200 };
+    return { contentType, body: bytes, completion: Promise.resolve(settled), settled };
   }
   const tap = format.createUsageTap();
   let resolveCompletion: (completion: CallCompletion) => void = () => {};

@@ -3,6 +3,26 @@ import type { LedgerEntry } from '../metering/ledger-entry.js';
 /** Upper bounds (ms) of the latency histogram kept in every rollup row; a last bucket holds the rest. */
 export const latencyBucketBoundsMs = [50, 100, 250, 500, 1_000, 2_500, 5_000, 10_000, 30_000, 60_000, 120_000] as const;
 
+/** Column names of the rollup counts, each with the entry field it sums (`requests` and `errors` count calls), in the order of an increment's `sums`. */
+export const rollupCountColumns = [
+  ['requests', 'requests'],
+  ['errors', 'errors'],
+  ['input_uncached', 'inputUncached'],
+  ['cache_read', 'cacheRead'],
+  ['cache_write', 'cacheWrite'],
+  ['output', 'output'],
+  ['reasoning', 'reasoning'],
+  ['images', 'images'],
+  ['video_seconds', 'videoSeconds'],
+  ['duration_ms', 'durationMs'],
+] as const;
+
+/** `latency_0` … `latency_11`. */
+export const latencyBucketColumns = Array.from({ length: latencyBucketBoundsMs.length + 1 }, (_, index) => `latency_${index}`);
+
+/** The summed columns of `usage_rollups` and `usage_totals` but the cost, in the order of an increment's `sums`. */
+export const summedColumns: readonly string[] = [...rollupCountColumns.map(([column]) => column), ...latencyBucketColumns];
+
 export const rollupSteps = ['minute', 'hour', 'day'] as const;
 export type RollupStep = (typeof rollupSteps)[number];
 
@@ -14,27 +34,15 @@ export interface SpendIncrement {
   readonly costNanoUsd: bigint;
 }
 
-/** Summed figures of a rollup row, in the order of the `usage_rollups` count columns. */
-export interface RollupCounts {
-  requests: number;
-  errors: number;
-  inputUncached: number;
-  cacheRead: number;
-  cacheWrite: number;
-  output: number;
-  reasoning: number;
-  images: number;
-  videoSeconds: number;
-  durationMs: number;
-}
-
-/** What one batch adds to one bucket's totals over every key and model (one step and bucket). */
+/**
+ * What one batch adds to one bucket's totals over every key and model (one step and bucket): the
+ * columns of `summedColumns` (counts, then calls per latency bucket) by position, and the cost.
+ */
 export interface TotalIncrement {
   readonly step: RollupStep;
   readonly bucketStart: Date;
-  readonly counts: RollupCounts;
-  /** Calls per latency bucket (`latencyBucketBoundsMs`, then the open one). */
-  readonly latency: number[];
+  /** One value per column of `summedColumns`, in its order. */
+  readonly sums: number[];
   costNanoUsd: bigint;
 }
 
@@ -79,100 +87,156 @@ export function spendPeriods(at: Date | number): SpendPeriods {
   return lastPeriods;
 }
 
+const minuteMs = 60_000;
+const stepMs: Readonly<Record<RollupStep, number>> = { minute: minuteMs, hour: 3_600_000, day: dayMs };
+
+/** The start (ms) of the UTC period of `unitMs` holding `ms`: JavaScript time has no leap seconds, so UTC periods are plain multiples. */
+function periodStart(ms: number, unitMs: number): number {
+  return ms - (((ms % unitMs) + unitMs) % unitMs);
+}
+
 /** Start of the rollup bucket of `step` that holds `at` (UTC). */
 export function bucketStart(step: RollupStep, at: Date): Date {
-  const start = new Date(at.getTime());
-  start.setUTCSeconds(0, 0);
-  if (step !== 'minute') start.setUTCMinutes(0);
-  if (step === 'day') start.setUTCHours(0);
-  return start;
+  return new Date(periodStart(at.getTime(), stepMs[step]));
 }
 
 /** The latency bucket a call of `durationMs` falls in. */
 export function latencyBucket(durationMs: number): number {
-  const index = latencyBucketBoundsMs.findIndex((bound) => durationMs <= bound);
-  return index === -1 ? latencyBucketBoundsMs.length : index;
+  for (let index = 0; index < latencyBucketBoundsMs.length; index++) {
+    if (durationMs <= latencyBucketBoundsMs[index]!) return index;
+  }
+  return latencyBucketBoundsMs.length;
 }
+
+/** Sums of one bucket, key and model; keyed by the bucket's start in ms, the key scope and the model. */
+interface Sums {
+  readonly sums: number[];
+  costNanoUsd: bigint;
+}
+type BucketRows = Map<number, Map<string, Map<string, Sums>>>;
 
 /**
  * Folds newly stored ledger entries into running totals and rollups, so a batch costs one upsert
  * per key and period and one per rollup row it touches, however many entries it holds. Storage
  * adapters apply the result in the same transaction as the entries: totals never disagree with
  * the ledger they sum.
+ *
+ * It runs for every batch the gateway writes, so an entry costs one fold into its minute's row (a
+ * batch rarely spans two minutes, and the minute's rows are looked up by key and model without
+ * building a string); the hour and day rows, the bucket totals and the key's spend are then summed
+ * from those few minute rows, not from every entry again.
  */
 export function ledgerIncrements(entries: readonly LedgerEntry[]): LedgerIncrements {
-  const spend = new Map<string, { keyId: string; period: string; costNanoUsd: bigint }>();
-  const rollups = new Map<string, RollupIncrement>();
-  const totals = new Map<string, TotalIncrement>();
+  const minutes: BucketRows = new Map();
+  let lastMinute = Number.NaN;
+  let minuteRows: Map<string, Map<string, Sums>> = new Map();
   for (const entry of entries) {
-    if (entry.keyId !== null) {
-      for (const period of Object.values(spendPeriods(entry.createdAt))) {
-        const id = `${entry.keyId}\u0000${period}`;
-        const total = spend.get(id) ?? { keyId: entry.keyId, period, costNanoUsd: 0n };
-        total.costNanoUsd += entry.costNanoUsd;
-        spend.set(id, total);
-      }
+    const minute = periodStart(entry.createdAt.getTime(), minuteMs);
+    if (minute !== lastMinute) {
+      minuteRows = rowsOf(minutes, minute);
+      lastMinute = minute;
     }
-    for (const step of rollupSteps) {
-      const start = bucketStart(step, entry.createdAt);
-      const keyScope = entry.keyId ?? '';
-      const id = `${step}\u0000${start.getTime()}\u0000${keyScope}\u0000${entry.model}`;
-      let row = rollups.get(id);
-      if (row === undefined) {
-        row = { ...emptyTotal(step, start), keyScope, model: entry.model };
-        rollups.set(id, row);
+    addEntry(rowOf(minuteRows, entry.keyId ?? '', entry.model), entry);
+  }
+  const hours: BucketRows = new Map();
+  const days: BucketRows = new Map();
+  for (const [minute, keys] of minutes) {
+    const hourRows = rowsOf(hours, periodStart(minute, stepMs.hour));
+    const dayRows = rowsOf(days, periodStart(minute, dayMs));
+    for (const [keyScope, models] of keys) {
+      for (const [model, sums] of models) {
+        addSums(rowOf(hourRows, keyScope, model), sums);
+        addSums(rowOf(dayRows, keyScope, model), sums);
       }
-      addEntry(row, entry);
-      const totalId = `${step}\u0000${start.getTime()}`;
-      let total = totals.get(totalId);
-      if (total === undefined) {
-        total = emptyTotal(step, start);
-        totals.set(totalId, total);
-      }
-      addEntry(total, entry);
     }
   }
-  return { spend: [...spend.values()], rollups: [...rollups.values()], totals: [...totals.values()] };
+  const rollups: RollupIncrement[] = [];
+  const totals: TotalIncrement[] = [];
+  for (const [step, buckets] of [['minute', minutes], ['hour', hours], ['day', days]] as const) {
+    for (const [start, keys] of buckets) {
+      const bucketStart = new Date(start);
+      const total: TotalIncrement = { step, bucketStart, sums: emptySums(), costNanoUsd: 0n };
+      for (const [keyScope, models] of keys) {
+        for (const [model, sums] of models) {
+          rollups.push({ step, bucketStart, keyScope, model, sums: sums.sums, costNanoUsd: sums.costNanoUsd });
+          addSums(total, sums);
+        }
+      }
+      totals.push(total);
+    }
+  }
+  return { spend: spendIncrements(days), rollups, totals };
 }
 
-function emptyTotal(step: RollupStep, bucketStart: Date): TotalIncrement {
-  return { step, bucketStart, counts: emptyCounts(), latency: new Array<number>(latencyBucketBoundsMs.length + 1).fill(0), costNanoUsd: 0n };
+/** A key's spend per period, from its day rows: a call counts towards its key's whole life, UTC month and day. */
+function spendIncrements(days: BucketRows): SpendIncrement[] {
+  const spend = new Map<string, { keyId: string; period: string; costNanoUsd: bigint }>();
+  for (const [day, keys] of days) {
+    const periods = spendPeriods(day);
+    for (const [keyScope, models] of keys) {
+      // Calls made without a key spend no key's budget.
+      if (keyScope === '') continue;
+      let cost = 0n;
+      for (const sums of models.values()) cost += sums.costNanoUsd;
+      for (const period of [periods.all, periods.month, periods.day]) {
+        const id = `${keyScope}\u0000${period}`;
+        const total = spend.get(id);
+        if (total === undefined) spend.set(id, { keyId: keyScope, period, costNanoUsd: cost });
+        else total.costNanoUsd += cost;
+      }
+    }
+  }
+  return [...spend.values()];
 }
 
-function emptyCounts(): RollupCounts {
-  return { requests: 0, errors: 0, inputUncached: 0, cacheRead: 0, cacheWrite: 0, output: 0, reasoning: 0, images: 0, videoSeconds: 0, durationMs: 0 };
+function rowsOf(buckets: BucketRows, start: number): Map<string, Map<string, Sums>> {
+  let rows = buckets.get(start);
+  if (rows === undefined) {
+    rows = new Map();
+    buckets.set(start, rows);
+  }
+  return rows;
 }
 
-function addEntry(row: TotalIncrement, entry: LedgerEntry): void {
-  const counts = row.counts;
-  counts.requests += 1;
-  if (entry.status >= 400) counts.errors += 1;
-  counts.inputUncached += entry.inputUncached;
-  counts.cacheRead += entry.cacheRead;
-  counts.cacheWrite += entry.cacheWrite;
-  counts.output += entry.output;
-  counts.reasoning += entry.reasoning;
-  counts.images += entry.images;
-  counts.videoSeconds += entry.videoSeconds;
-  counts.durationMs += entry.durationMs;
-  const bucket = latencyBucket(entry.durationMs);
-  row.latency[bucket] = (row.latency[bucket] ?? 0) + 1;
+function rowOf(rows: Map<string, Map<string, Sums>>, keyScope: string, model: string): Sums {
+  let models = rows.get(keyScope);
+  if (models === undefined) {
+    models = new Map();
+    rows.set(keyScope, models);
+  }
+  let row = models.get(model);
+  if (row === undefined) {
+    row = { sums: emptySums(), costNanoUsd: 0n };
+    models.set(model, row);
+  }
+  return row;
+}
+
+function emptySums(): number[] {
+  return new Array<number>(summedColumns.length).fill(0);
+}
+
+/** Where the calls per latency bucket start in a row's sums: after the counts. */
+const latencyOffset = rollupCountColumns.length;
+
+function addEntry(row: Sums, entry: LedgerEntry): void {
+  // In the order of `rollupCountColumns`.
+  const sums = row.sums;
+  sums[0]! += 1;
+  if (entry.status >= 400) sums[1]! += 1;
+  sums[2]! += entry.inputUncached;
+  sums[3]! += entry.cacheRead;
+  sums[4]! += entry.cacheWrite;
+  sums[5]! += entry.output;
+  sums[6]! += entry.reasoning;
+  sums[7]! += entry.images;
+  sums[8]! += entry.videoSeconds;
+  sums[9]! += entry.durationMs;
+  sums[latencyOffset + latencyBucket(entry.durationMs)]! += 1;
   row.costNanoUsd += entry.costNanoUsd;
 }
 
-/** Column names of the rollup counts, in `RollupCounts` order. */
-export const rollupCountColumns = [
-  ['requests', 'requests'],
-  ['errors', 'errors'],
-  ['input_uncached', 'inputUncached'],
-  ['cache_read', 'cacheRead'],
-  ['cache_write', 'cacheWrite'],
-  ['output', 'output'],
-  ['reasoning', 'reasoning'],
-  ['images', 'images'],
-  ['video_seconds', 'videoSeconds'],
-  ['duration_ms', 'durationMs'],
-] as const satisfies readonly (readonly [string, keyof RollupCounts])[];
-
-/** `latency_0` … `latency_11`. */
-export const latencyBucketColumns = Array.from({ length: latencyBucketBoundsMs.length + 1 }, (_, index) => `latency_${index}`);
+function addSums(row: Sums, added: Sums): void {
+  for (let index = 0; index < row.sums.length; index++) row.sums[index]! += added.sums[index]!;
+  row.costNanoUsd += added.costNanoUsd;
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ledgerEntry } from './storage-contract-records.test-support.js';
-import { ledgerColumns, ledgerEntryFromRow, ledgerRow } from './ledger-row.js';
+import { ledgerColumns, ledgerEntryFromRow, ledgerRowValues, type LedgerEntryRow } from './ledger-row.js';
 import { sqliteValueCodec } from './sqlite/sqlite-value-codec.js';
 
 const postgresLike = { writeTimestamp: (value: Date) => value, writeBoolean: (value: boolean) => value, readBoolean: (value: unknown) => value === true };
@@ -16,9 +16,11 @@ describe('the one mapping of a ledger entry to a usage_ledger row', () => {
   it('reads back the entry it wrote, with money above 2^53 exact, in either dialect', () => {
     const entry = ledgerEntry({ costNanoUsd: 9_007_199_254_740_993n, usageEstimated: true, keyId: null, videoSeconds: 12 });
     for (const codec of [sqliteValueCodec, postgresLike]) {
-      const row = ledgerRow(entry, codec);
+      const values = ledgerRowValues(entry, codec);
+      expect(values).toHaveLength(ledgerColumns.length);
+      const row: Record<string, unknown> = Object.fromEntries(ledgerColumns.map((column, index) => [column, values[index]]));
       // Drivers hand money back as text (it is selected cast to text) and may hand counts back as strings.
-      const read = { ...row, cost_nano_usd: row.cost_nano_usd.toString(), status: String(row.status) };
+      const read = { ...row, cost_nano_usd: String(row.cost_nano_usd), status: String(row.status) } as LedgerEntryRow;
       expect(ledgerEntryFromRow(read, codec)).toEqual(entry);
     }
   });

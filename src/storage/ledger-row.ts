@@ -8,51 +8,69 @@ import { readBigInt, readDate, readNumber } from './kysely/sql-values.js';
  */
 export type LedgerRowCodec = Pick<SqlValueCodec, 'writeTimestamp' | 'writeBoolean' | 'readBoolean'>;
 
+/** Every column of `usage_ledger`, in the order of `ledgerRowValues`. */
+export const ledgerColumns = [
+  'request_id', 'key_id', 'model', 'provider', 'upstream_model', 'endpoint', 'status', 'input_uncached', 'cache_read', 'cache_write',
+  'output', 'reasoning', 'images', 'video_seconds', 'usage_estimated', 'cost_nano_usd', 'created_at', 'duration_ms',
+] as const;
+
+export type LedgerColumn = (typeof ledgerColumns)[number];
+
+/** A `usage_ledger` row's values, one per column of `ledgerColumns`, in its order. */
+export type LedgerRowValues = [
+  request_id: string,
+  key_id: string | null,
+  model: string,
+  provider: string,
+  upstream_model: string,
+  endpoint: string,
+  status: number,
+  input_uncached: number,
+  cache_read: number,
+  cache_write: number,
+  output: number,
+  reasoning: number,
+  images: number,
+  video_seconds: number,
+  usage_estimated: ReturnType<LedgerRowCodec['writeBoolean']>,
+  cost_nano_usd: bigint,
+  created_at: ReturnType<LedgerRowCodec['writeTimestamp']>,
+  duration_ms: number,
+];
+
 /**
  * A ledger entry as a `usage_ledger` row: the one mapping of an entry to the table, for every writer
- * of it (the SQLite appender, the Kysely appender PostgreSQL and video job endings use). Its keys
- * are the table's columns, in the order `ledgerColumns` lists them.
+ * of it (the SQLite appender, and the Kysely appender PostgreSQL and video job endings use). Values
+ * in column order, bound by position: every call the gateway answers is appended, and no object is
+ * built only to be taken apart again.
  */
-export function ledgerRow(entry: LedgerEntry, codec: LedgerRowCodec) {
-  return {
-    request_id: entry.requestId,
-    key_id: entry.keyId,
-    model: entry.model,
-    provider: entry.provider,
-    upstream_model: entry.upstreamModel,
-    endpoint: entry.endpoint,
-    status: entry.status,
-    input_uncached: entry.inputUncached,
-    cache_read: entry.cacheRead,
-    cache_write: entry.cacheWrite,
-    output: entry.output,
-    reasoning: entry.reasoning,
-    images: entry.images,
-    video_seconds: entry.videoSeconds,
-    usage_estimated: codec.writeBoolean(entry.usageEstimated),
-    cost_nano_usd: entry.costNanoUsd,
-    created_at: codec.writeTimestamp(entry.createdAt),
-    duration_ms: entry.durationMs,
-  };
+export function ledgerRowValues(entry: LedgerEntry, codec: LedgerRowCodec): LedgerRowValues {
+  return [
+    entry.requestId,
+    entry.keyId,
+    entry.model,
+    entry.provider,
+    entry.upstreamModel,
+    entry.endpoint,
+    entry.status,
+    entry.inputUncached,
+    entry.cacheRead,
+    entry.cacheWrite,
+    entry.output,
+    entry.reasoning,
+    entry.images,
+    entry.videoSeconds,
+    codec.writeBoolean(entry.usageEstimated),
+    entry.costNanoUsd,
+    codec.writeTimestamp(entry.createdAt),
+    entry.durationMs,
+  ];
 }
 
-export type LedgerRow = ReturnType<typeof ledgerRow>;
-
-/** Every column of `usage_ledger`, in the order of `ledgerRow`. */
-export const ledgerColumns = Object.keys(
-  ledgerRow(
-    {
-      requestId: '', keyId: null, model: '', provider: '', upstreamModel: '', endpoint: '', status: 0, inputUncached: 0, cacheRead: 0,
-      cacheWrite: 0, output: 0, reasoning: 0, images: 0, videoSeconds: 0, usageEstimated: false, costNanoUsd: 0n, createdAt: new Date(0), durationMs: 0,
-    },
-    { writeTimestamp: (value) => value, writeBoolean: (value) => value, readBoolean: () => false },
-  ),
-) as (keyof LedgerRow)[];
-
 /** A `usage_ledger` row as the drivers hand it back: numbers may come as strings or bigints, money as text. */
-export type LedgerEntryRow = { readonly [Column in keyof LedgerRow]: Column extends 'request_id' | 'model' | 'provider' | 'upstream_model' | 'endpoint' | 'cost_nano_usd' ? string : Column extends 'key_id' ? string | null : unknown };
+export type LedgerEntryRow = { readonly [Column in LedgerColumn]: Column extends 'request_id' | 'model' | 'provider' | 'upstream_model' | 'endpoint' | 'cost_nano_usd' ? string : Column extends 'key_id' ? string | null : unknown };
 
-/** The entry a `usage_ledger` row holds: the inverse of `ledgerRow`, whichever driver read it. */
+/** The entry a `usage_ledger` row holds: the inverse of `ledgerRowValues`, whichever driver read it. */
 export function ledgerEntryFromRow(row: LedgerEntryRow, codec: LedgerRowCodec): LedgerEntry {
   return {
     requestId: row.request_id,

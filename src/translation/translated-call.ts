@@ -46,12 +46,9 @@ export async function translatedCall(context: AttemptContext, request: IrRequest
     if (isUpstreamErrorBody(parsed)) throw decodeUpstreamError(adapter, route.target, 502, text, flattenHeaders(response.headers));
     const irResponse = generation.decodeResponse(parsed, request);
     const body = JSON.stringify(format.encodeResponse(irResponse, context.encode));
-    return {
-      contentType: 'application/json',
-      body,
-      // Zero figures are a decoder's stand-in for usage the server never stated: metering estimates instead.
-      completion: Promise.resolve({ usage: isEmptyUsage(irResponse.usage) ? undefined : irResponse.usage, completed: true, status: 200 }),
-    };
+    // Zero figures are a decoder's stand-in for usage the server never stated: metering estimates instead.
+    const settled: CallCompletion = { usage: isEmptyUsage(irResponse.usage) ? undefined : irResponse.usage, completed: true, status: 200 };
+    return { contentType: 'application/json', body, completion: Promise.resolve(settled), settled };
   }
   const decoder = generation.createStreamDecoder(request);
   const inputTokens = await estimatePending;

@@ -75,7 +75,7 @@ export function sendText(call: MeteredCall, family: EndpointFamily, format: Clie
 function committedAnswer(services: GatewayServices, family: EndpointFamily, decoded: DecodedText, committed: CallOutcome, route: CatalogRoute): TextAnswer {
   const outcome = decoded.deliver === undefined ? committed : decoded.deliver(committed);
   if (outcome.contentType.startsWith('text/event-stream')) services.metrics.trackStream(family, outcome.completion);
-  return { contentType: outcome.contentType, body: outcome.body, completion: outcome.completion, route };
+  return { contentType: outcome.contentType, body: outcome.body, completion: outcome.completion, settled: outcome.settled, route };
 }
 
 /**

@@ -95,9 +95,20 @@ export class TextEndpoint implements MeteredEndpoint<JsonRequest, DecodedText, T
     return sendText(call, this.family, this.format, decoded);
   }
 
-  /** The entry is written once the answer has been delivered or dropped; the writer knows one is coming. */
+  /**
+   * The entry is written once the answer has been delivered or dropped: a stream's when it ends (the
+   * writer knows one is coming), a whole answer's at once. Either comes back promised, so the call's
+   * limits finish after its answer's rate-limit headers were taken: they show the window as the call
+   * found it.
+   */
   meter(ledger: LedgerWriter, call: MeteredCall, decoded: DecodedText, answer: TextAnswer): Promise<LedgerEntry> {
-    return ledger.awaiting(meterCall(ledger, answer, this.meteringFacts(call, decoded, answer.route)));
+    try {
+      const entry = meterCall(ledger, answer, this.meteringFacts(call, decoded, answer.route));
+      return entry instanceof Promise ? ledger.awaiting(entry) : Promise.resolve(entry);
+    } catch (error) {
+      // A delivered call whose metering failed is the pipeline's to report, as when a promised entry fails.
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
   }
 
   meterFailure(ledger: LedgerWriter, call: MeteredCall, decoded: DecodedText, status: number): LedgerEntry {

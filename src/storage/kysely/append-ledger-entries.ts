@@ -1,8 +1,8 @@
-import { sql, type Kysely } from 'kysely';
-import { latencyBucketColumns, ledgerIncrements, rollupCountColumns, type LedgerIncrements, type TotalIncrement } from '../ledger-increments.js';
+import { CompiledQuery, sql, type Kysely } from 'kysely';
+import { ledgerIncrements, summedColumns, type LedgerIncrements, type TotalIncrement } from '../ledger-increments.js';
 import type { LedgerEntry } from '../../metering/ledger-entry.js';
 import type { StorageDatabase } from './database-schema.js';
-import { ledgerRow } from '../ledger-row.js';
+import { ledgerColumns, ledgerRowValues } from '../ledger-row.js';
 import type { SqlValueCodec } from './sql-value-codec.js';
 
 /** 18 columns a row: 500 rows stay far below SQLite's and PostgreSQL's bound-parameter limits. */
@@ -17,13 +17,13 @@ const rowsPerStatement = 500;
 export async function appendLedgerEntries(db: Kysely<StorageDatabase>, codec: SqlValueCodec, entries: readonly LedgerEntry[]): Promise<number> {
   const inserted = new Set<string>();
   for (let start = 0; start < entries.length; start += rowsPerStatement) {
-    const rows = await db
-      .insertInto('usage_ledger')
-      .values(entries.slice(start, start + rowsPerStatement).map((entry) => ledgerRow(entry, codec)))
-      .onConflict((conflict) => conflict.column('request_id').doNothing())
-      .returning('request_id')
-      .execute();
-    for (const row of rows) inserted.add(row.request_id);
+    const chunk = entries.slice(start, start + rowsPerStatement);
+    // The row values bound as they come, in column order: building the same statement with the
+    // query builder cost about a quarter of the gateway's CPU for a PostgreSQL append.
+    const parameters: unknown[] = [];
+    for (const entry of chunk) parameters.push(...ledgerRowValues(entry, codec));
+    const result = await db.executeQuery<{ request_id: string }>(CompiledQuery.raw(insertStatement(codec.dialect, chunk.length), parameters));
+    for (const row of result.rows) inserted.add(row.request_id);
   }
   // A repeat of a request id within the batch is inserted once: count it once.
   const added: LedgerEntry[] = [];
@@ -32,6 +32,19 @@ export async function appendLedgerEntries(db: Kysely<StorageDatabase>, codec: Sq
   }
   if (added.length > 0) await applyIncrements(db, codec, ledgerIncrements(added));
   return added.length;
+}
+
+const columnList = ledgerColumns.map((column) => `"${column}"`).join(', ');
+
+/** `insert into usage_ledger … on conflict do nothing returning request_id` for `rows` rows, in the dialect's placeholders. */
+function insertStatement(dialect: SqlValueCodec['dialect'], rows: number): string {
+  const placeholder = dialect === 'postgres' ? (index: number) => `$${index + 1}` : () => '?';
+  const tuples: string[] = [];
+  for (let row = 0; row < rows; row++) {
+    const first = row * ledgerColumns.length;
+    tuples.push(`(${ledgerColumns.map((_column, index) => placeholder(first + index)).join(', ')})`);
+  }
+  return `insert into "usage_ledger" (${columnList}) values ${tuples.join(', ')} on conflict ("request_id") do nothing returning "request_id"`;
 }
 
 async function applyIncrements(db: Kysely<StorageDatabase>, codec: SqlValueCodec, increments: LedgerIncrements): Promise<void> {
@@ -48,7 +61,7 @@ async function applyIncrements(db: Kysely<StorageDatabase>, codec: SqlValueCodec
   await upsertSums(db, codec, 'usage_totals', ['step', 'bucket_start'], increments.totals);
 }
 
-const summed = [...rollupCountColumns.map(([column]) => column), ...latencyBucketColumns, 'cost_nano_usd'];
+const summed = [...summedColumns, 'cost_nano_usd'];
 
 /** Adds each increment to its row of `table` (keyed by `keyColumns`), creating the rows not there yet. */
 async function upsertSums(
@@ -63,8 +76,7 @@ async function upsertSums(
       const row: Record<string, unknown> = { step: increment.step, bucket_start: codec.writeTimestamp(increment.bucketStart), cost_nano_usd: increment.costNanoUsd };
       if (increment.keyScope !== undefined) row['key_scope'] = increment.keyScope;
       if (increment.model !== undefined) row['model'] = increment.model;
-      for (const [column, field] of rollupCountColumns) row[column] = increment.counts[field];
-      latencyBucketColumns.forEach((column, index) => (row[column] = increment.latency[index] ?? 0));
+      summedColumns.forEach((column, index) => (row[column] = increment.sums[index]));
       return row;
     });
     await db

@@ -1,8 +1,8 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { latencyBucketColumns, ledgerIncrements, rollupCountColumns, spendPeriods } from '../ledger-increments.js';
+import { ledgerIncrements, spendPeriods, summedColumns, type TotalIncrement } from '../ledger-increments.js';
 import type { LedgerEntry } from '../../metering/ledger-entry.js';
 import type { KeySpend, LedgerCursor, LedgerExportFilter, SeriesPoint, SeriesQuery, UsageGroup, UsageQuery, LedgerListFilter, LedgerTotals, LedgerTotalsFilter, UsageLedger } from '../../metering/usage-ledger.js';
-import { ledgerColumns, ledgerRow, type LedgerRow, type LedgerRowCodec } from '../ledger-row.js';
+import { ledgerColumns, ledgerRowValues, type LedgerRowCodec, type LedgerRowValues } from '../ledger-row.js';
 import { readSqliteBoolean, writeSqliteBoolean, writeSqliteTimestamp } from './sqlite-values.js';
 
 /** The ledger's queries, answered elsewhere (by the Kysely ledger). */
@@ -12,7 +12,7 @@ const spendStatement =
   'INSERT INTO key_spend (key_id, period, cost_nano_usd) VALUES (?, ?, ?) ' +
   'ON CONFLICT(key_id, period) DO UPDATE SET cost_nano_usd = cost_nano_usd + excluded.cost_nano_usd';
 
-const summedRollupColumns = [...rollupCountColumns.map(([column]) => column), ...latencyBucketColumns, 'cost_nano_usd'];
+const summedRollupColumns = [...summedColumns, 'cost_nano_usd'];
 const rollupStatement =
   `INSERT INTO usage_rollups (step, bucket_start, key_scope, model, ${summedRollupColumns.join(', ')}) ` +
   `VALUES (?, ?, ?, ?, ${summedRollupColumns.map(() => '?').join(', ')}) ` +
@@ -26,8 +26,8 @@ const totalStatement =
 const readSpendStatement = 'SELECT period, cast(cost_nano_usd as text) AS cost FROM key_spend WHERE key_id = ? AND period IN (?, ?, ?)';
 
 /**
- * Bound from `ledgerRow`, the one mapping of an entry to a row, by position: its values come in the
- * order of `ledgerColumns`. (Binding by name costs about a fifth more a row in better-sqlite3.)
+ * Bound from `ledgerRowValues`, the one mapping of an entry to a row, by position: its values come
+ * in the order of `ledgerColumns`. (Binding by name costs about a fifth more a row in better-sqlite3.)
  */
 const insertStatement =
   `INSERT INTO usage_ledger (${ledgerColumns.join(', ')}) VALUES (${ledgerColumns.map(() => '?').join(', ')}) ON CONFLICT(request_id) DO NOTHING`;
@@ -106,39 +106,36 @@ export class SqliteUsageLedger implements UsageLedger {
    */
   private preparedInsert(): (entries: readonly LedgerEntry[]) => number {
     if (this.insertRows !== undefined) return this.insertRows;
-    const statement = this.database.prepare<LedgerRow[keyof LedgerRow][]>(insertStatement);
+    const statement = this.database.prepare<[LedgerRowValues]>(insertStatement);
     const addSpend = this.database.prepare<[string, string, bigint]>(spendStatement);
-    const addRollup = this.database.prepare<unknown[]>(rollupStatement);
-    const addTotal = this.database.prepare<unknown[]>(totalStatement);
+    const addRollup = this.database.prepare<[unknown[]]>(rollupStatement);
+    const addTotal = this.database.prepare<[unknown[]]>(totalStatement);
     // IMMEDIATE takes the write lock up front, so another process's writer makes this wait
     // (busy_timeout) instead of failing half-way; ON CONFLICT DO NOTHING keeps the first entry
     // for a request id, whether the repeat is already stored or earlier in the same batch. The
     // running totals and rollups of the new entries land in the same transaction.
     const transaction = this.database.transaction((batch: readonly LedgerEntry[]): number => {
-      const added: LedgerEntry[] = [];
-      for (const entry of batch) {
-        const changes = statement.run(...Object.values(ledgerRow(entry, sqliteRowValues))).changes;
-        if (changes > 0) added.push(entry);
+      let added: LedgerEntry[] | undefined;
+      for (let index = 0; index < batch.length; index++) {
+        const entry = batch[index]!;
+        const inserted = statement.run(ledgerRowValues(entry, sqliteRowValues)).changes > 0;
+        // Nearly every batch is all new: the batch itself is summed unless a repeat was skipped.
+        if (added === undefined && !inserted) added = batch.slice(0, index);
+        else if (added !== undefined && inserted) added.push(entry);
       }
-      const increments = ledgerIncrements(added);
+      const newEntries = added ?? batch;
+      const increments = ledgerIncrements(newEntries);
       for (const spend of increments.spend) addSpend.run(spend.keyId, spend.period, spend.costNanoUsd);
-      for (const rollup of increments.rollups) {
-        addRollup.run(
-          rollup.step,
-          writeSqliteTimestamp(rollup.bucketStart),
-          rollup.keyScope,
-          rollup.model,
-          ...rollupCountColumns.map(([, field]) => rollup.counts[field]),
-          ...rollup.latency,
-          rollup.costNanoUsd,
-        );
-      }
-      for (const total of increments.totals) {
-        addTotal.run(total.step, writeSqliteTimestamp(total.bucketStart), ...rollupCountColumns.map(([, field]) => total.counts[field]), ...total.latency, total.costNanoUsd);
-      }
-      return added.length;
+      for (const rollup of increments.rollups) addRollup.run([rollup.step, writeSqliteTimestamp(rollup.bucketStart), rollup.keyScope, rollup.model, ...summedValues(rollup)]);
+      for (const total of increments.totals) addTotal.run([total.step, writeSqliteTimestamp(total.bucketStart), ...summedValues(total)]);
+      return newEntries.length;
     });
     this.insertRows = (entries) => transaction.immediate(entries);
     return this.insertRows;
   }
+}
+
+/** An increment's values for the summed columns, in the order of `summedRollupColumns`. */
+function summedValues(increment: TotalIncrement): unknown[] {
+  return [...increment.sums, increment.costNanoUsd];
 }
