@@ -1,0 +1,79 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnGateway, zeroConfigEnvironment, type SpawnedGateway } from '../support/spawned-gateway.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const bin = path.join(root, 'bin', 'switchyard.js');
+const recorder = path.join(root, 'test', 'support', 'record-loaded-modules.mjs');
+
+/**
+ * What a start on the defaults loads: the text path and nothing a text call never needs. Each of
+ * these is loaded on first use (a Redis in the config, a config file, an image or a video, S3,
+ * the pricing dataset, a token count, a route other than a generation call, PostgreSQL).
+ */
+const notNeededForText = ['ioredis', 'yaml', 'mediabunny', 'busboy', 'sharp', '@aws-sdk/client-s3', '@pydantic/genai-prices', 'gpt-tokenizer', 'hono', 'pg'];
+
+/** The packages under node_modules that a list of module URLs or paths names. */
+function packagesIn(lines: readonly string[]): Set<string> {
+  const packages = new Set<string>();
+  for (const line of lines) {
+    const match = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(line);
+    if (match?.[1] !== undefined) packages.add(match[1]);
+  }
+  return packages;
+}
+
+describe('a start on the defaults', () => {
+  let workDirectory: string;
+  let recordFile: string;
+
+  beforeAll(() => {
+    workDirectory = mkdtempSync(path.join(tmpdir(), 'switchyard-lazy-'));
+    recordFile = path.join(workDirectory, 'loaded-modules.txt');
+  });
+  afterAll(() => rmSync(workDirectory, { recursive: true, force: true }));
+
+  async function startRecorded(): Promise<SpawnedGateway> {
+    rmSync(recordFile, { force: true });
+    return spawnGateway(process.execPath, ['--import', recorder, bin, 'serve', '--port', '0'], {
+      cwd: workDirectory,
+      env: zeroConfigEnvironment({ RECORD_LOADED_MODULES: recordFile, SWITCHYARD_LOG_FORMAT: 'json' }),
+      urlPattern: /"url":"(http:\/\/[^"]+)"/,
+    });
+  }
+
+  async function loadedAfter(gateway: SpawnedGateway, calls: (client: OpenAI) => Promise<void>): Promise<Set<string>> {
+    try {
+      await calls(new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: 'unused', maxRetries: 0 }));
+    } finally {
+      expect(await gateway.stop()).toBe(0);
+    }
+    return packagesIn(readFileSync(recordFile, 'utf8').split('\n'));
+  }
+
+  it('answers a chat completion without loading media, Redis, YAML, S3, pricing, tokenizer, framework or PostgreSQL code', async () => {
+    const gateway = await startRecorded();
+    const loaded = await loadedAfter(gateway, async (client) => {
+      const completion = await client.chat.completions.create({ model: 'sim-gpt', messages: [{ role: 'user', content: 'hello' }] });
+      expect(completion.choices[0]?.message.content).toContain('hello');
+    });
+    // The recorder sees what a start does load, so an empty list cannot pass for a lean one.
+    expect(loaded).toContain('undici');
+    expect(loaded).toContain('better-sqlite3');
+    expect(notNeededForText.filter((name) => loaded.has(name))).toEqual([]);
+  });
+
+  it('loads the image code on the first image call, which is answered', async () => {
+    const gateway = await startRecorded();
+    const loaded = await loadedAfter(gateway, async (client) => {
+      const images = await client.images.generate({ model: 'sim-image', prompt: 'a lighthouse', size: '1024x1024', quality: 'low' });
+      expect(images.data?.[0]?.b64_json?.length ?? 0).toBeGreaterThan(100);
+    });
+    expect(loaded).toContain('sharp');
+    expect(loaded).toContain('hono');
+  });
+});
