@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Entry point of the `switchyard` command: runs the compiled CLI (npm run build makes dist/).
-import { main } from '../dist/cli/main.js';
+// Entry point of the `switchyard` command: runs the compiled CLI, bundled into a few files so a
+// start reads little (npm run build makes dist/; scripts/bundle-gateway.js says why).
+import { main } from '../dist/bundle/gateway/main.js';
 
 main(process.argv.slice(2)).then(
   (code) => {
