@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 // Entry point of the `switchyard` command: runs the compiled CLI, bundled into a few files so a
 // start reads little (npm run build makes dist/; scripts/bundle-gateway.js says why).
-import { main } from '../dist/bundle/gateway/main.js';
+import { holdYoungGeneration } from '../dist/bundle/gateway/young-generation.js';
+
+holdYoungGeneration();
+const { main } = await import('../dist/bundle/gateway/main.js');
 
 main(process.argv.slice(2)).then(
   (code) => {

@@ -37,7 +37,8 @@ export const notBundled = [
 ];
 
 await build({
-  entryPoints: { main: path.join(root, 'dist', 'cli', 'main.js') },
+  // young-generation.js stands alone so bin/switchyard.js can run it before the rest is loaded.
+  entryPoints: { main: path.join(root, 'dist', 'cli', 'main.js'), 'young-generation': path.join(root, 'dist', 'cli', 'young-generation.js') },
   bundle: true,
   splitting: true,
   format: 'esm',

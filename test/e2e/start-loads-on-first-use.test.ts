@@ -9,6 +9,7 @@ import { spawnGateway, zeroConfigEnvironment, type SpawnedGateway } from '../sup
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const bin = path.join(root, 'bin', 'switchyard.js');
 const recorder = path.join(root, 'test', 'support', 'record-loaded-modules.mjs');
+const youngGenerationRecorder = path.join(root, 'test', 'support', 'record-young-generation.mjs');
 
 /**
  * What a start on the defaults loads: the text path and nothing a text call never needs. Each of
@@ -70,6 +71,20 @@ describe('a start on the defaults', () => {
     // module loader's work per file was most of a start.
     expect(gatewayFiles).toBeGreaterThan(0);
     expect(gatewayFiles).toBeLessThan(30);
+  });
+
+  it("keeps V8's young generation at its first size through the start and a first call", async () => {
+    const sizeFile = path.join(workDirectory, 'young-generation.txt');
+    const gateway = await spawnGateway(process.execPath, ['--import', youngGenerationRecorder, bin, 'serve', '--port', '0'], {
+      cwd: workDirectory,
+      env: zeroConfigEnvironment({ RECORD_YOUNG_GENERATION: sizeFile, SWITCHYARD_LOG_FORMAT: 'json' }),
+      urlPattern: /"url":"(http:\/\/[^"]+)"/,
+    });
+    await loadedAfter(gateway, async (client) => {
+      await client.chat.completions.create({ model: 'sim-gpt', messages: [{ role: 'user', content: 'hello' }] });
+    });
+    // Two semi-spaces of 1 MB; left to grow while the code compiles, V8 reaches 8 or 16 MB here.
+    expect(Number(readFileSync(sizeFile, 'utf8'))).toBeLessThanOrEqual(2 * 1024 * 1024);
   });
 
   it('loads the image code on the first image call, which is answered', async () => {
