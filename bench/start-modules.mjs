@@ -23,7 +23,8 @@ const groups = new Map();
 for (const file of files) {
   const filePath = file.startsWith('file://') ? fileURLToPath(file) : file;
   if (filePath === recorder || filePath.endsWith('record-loaded-modules-hooks.mjs')) continue;
-  const name = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(filePath)?.[1] ?? `dist/${/\/dist\/([^/]+)/.exec(filePath)?.[1] ?? path.basename(filePath)}`;
+  const folder = /\/dist\/([^/]+)/.exec(filePath)?.[1];
+  const name = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(filePath)?.[1] ?? (folder === undefined ? path.relative(root, filePath) : `dist/${folder}`);
   const group = groups.get(name) ?? { files: 0, bytes: 0 };
   group.files += 1;
   group.bytes += fs.existsSync(filePath) ? fs.statSync(filePath).size : 0;
