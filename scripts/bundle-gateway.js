@@ -7,7 +7,8 @@
  *
  * Left out of the bundle, loaded from node_modules as they are: native modules (better-sqlite3,
  * sharp), what is loaded on first use only and is large (the AWS SDK, pg, ioredis, mediabunny,
- * gpt-tokenizer, the pricing dataset, busboy), and yaml, which is loaded with `require`.
+ * gpt-tokenizer, the pricing dataset, busboy), and what is loaded with `require` (yaml; undici's
+ * dispatcher, upstream/undici-agent.ts), which the bundler leaves as it is.
  *
  * The bundle sits two folders below dist/, as the compiled files it replaces do, so paths found
  * from a module's own place (dist/console/) are the same from both.
@@ -50,7 +51,7 @@ await build({
   // Error and class names appear in logs and answers; bundling must not rename them.
   keepNames: true,
   sourcemap: 'linked',
-  // CommonJS packages in the bundle (undici, pino, prom-client) call require() for Node's modules.
+  // CommonJS packages in the bundle (pino, prom-client) call require() for Node's modules.
   banner: { js: "import { createRequire as createRequireForBundle } from 'node:module'; const require = createRequireForBundle(import.meta.url);" },
   logLevel: 'warning',
   legalComments: 'none',

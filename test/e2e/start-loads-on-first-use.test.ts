@@ -48,19 +48,19 @@ describe('a start on the defaults', () => {
     });
   }
 
-  async function loadedAfter(gateway: SpawnedGateway, calls: (client: OpenAI) => Promise<void>): Promise<{ packages: Set<string>; gatewayFiles: number }> {
+  async function loadedAfter(gateway: SpawnedGateway, calls: (client: OpenAI) => Promise<void>): Promise<{ packages: Set<string>; gatewayFiles: number; lines: string[] }> {
     try {
       await calls(new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: 'unused', maxRetries: 0 }));
     } finally {
       expect(await gateway.stop()).toBe(0);
     }
     const lines = [...new Set(readFileSync(recordFile, 'utf8').split('\n'))];
-    return { packages: packagesIn(lines), gatewayFiles: lines.filter((line) => line.includes('/dist/') && !line.includes('node_modules/')).length };
+    return { packages: packagesIn(lines), gatewayFiles: lines.filter((line) => line.includes('/dist/') && !line.includes('node_modules/')).length, lines };
   }
 
   it('answers a chat completion without loading media, Redis, YAML, S3, pricing, tokenizer or PostgreSQL code', async () => {
     const gateway = await startRecorded();
-    const { packages: loaded, gatewayFiles } = await loadedAfter(gateway, async (client) => {
+    const { packages: loaded, gatewayFiles, lines } = await loadedAfter(gateway, async (client) => {
       const completion = await client.chat.completions.create({ model: 'sim-gpt', messages: [{ role: 'user', content: 'hello' }] });
       expect(completion.choices[0]?.message.content).toContain('hello');
     });
@@ -71,6 +71,9 @@ describe('a start on the defaults', () => {
     // module loader's work per file was most of a start.
     expect(gatewayFiles).toBeGreaterThan(0);
     expect(gatewayFiles).toBeLessThan(30);
+    // undici's pool, without the fetch, WebSocket, cache and cookie code of its index.
+    expect(lines.some((line) => line.includes('node_modules/undici/lib/dispatcher/agent.js'))).toBe(true);
+    expect(lines.filter((line) => line.includes('node_modules/undici/lib/web/'))).toEqual([]);
   });
 
   it("keeps V8's young generation at its first size through the start and a first call", async () => {
