@@ -48,8 +48,8 @@ await build({
   outdir: out,
   chunkNames: '[name]-[hash]',
   external: notBundled,
-  // Error and class names appear in logs and answers; bundling must not rename them.
-  keepNames: true,
+  // No keepNames: it wraps every named function, closures made per call included, in a call that
+  // sets its name. No class of the gateway is renamed by the bundle (errors name themselves).
   sourcemap: 'linked',
   // CommonJS packages in the bundle (pino, prom-client) call require() for Node's modules.
   banner: { js: "import { createRequire as createRequireForBundle } from 'node:module'; const require = createRequireForBundle(import.meta.url);" },

