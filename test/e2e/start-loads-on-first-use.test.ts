@@ -83,6 +83,8 @@ describe('a start on the defaults', () => {
       env: zeroConfigEnvironment({ RECORD_YOUNG_GENERATION: sizeFile, SWITCHYARD_LOG_FORMAT: 'json' }),
       urlPattern: /"url":"(http:\/\/[^"]+)"/,
     });
+    // Once /health answers, the command has taken over SIGTERM (it drains, then exits 0).
+    expect((await fetch(`${gateway.url}/health`)).status).toBe(200);
     expect(await gateway.stop()).toBe(0);
     // Two semi-spaces of 1 MB, or of 2 MB if the shutdown's own work grew them once (it may: growth
     // resumes once the gateway listens). Left to grow while the code compiles, V8 reaches 16 MB a semi-space.
