@@ -1,6 +1,10 @@
 #!/usr/bin/env node
-// Entry point of the `switchyard` command: runs the compiled CLI (npm run build makes dist/).
-import { main } from '../dist/cli/main.js';
+// Entry point of the `switchyard` command: runs the compiled CLI, bundled into a few files so a
+// start reads little (npm run build makes dist/; scripts/bundle-gateway.js says why).
+import { holdYoungGeneration } from '../dist/bundle/gateway/young-generation.js';
+
+holdYoungGeneration();
+const { main } = await import('../dist/bundle/gateway/main.js');
 
 main(process.argv.slice(2)).then(
   (code) => {

@@ -5,6 +5,7 @@ import { readableLogStream } from '../logging/readable-log-stream.js';
 import { createConfigReloader } from '../app/config-reloader.js';
 import { startGateway } from '../app/start-gateway.js';
 import { startLine, summarizeStart } from './start-line.js';
+import { releaseYoungGeneration } from './young-generation.js';
 
 /** Where the running configuration came from, so it can be read again. */
 export interface ConfigSource {
@@ -33,7 +34,7 @@ export async function runServeCommand(config: GatewayConfig, stdoutIsTerminal: b
   };
   const onHangup = () => reload();
   process.on('SIGHUP', onHangup);
-  const gateway = await startGateway(config, { logger, logListening: !readable });
+  const gateway = await startGateway(config, { logger, logListening: !readable }).finally(releaseYoungGeneration);
   const reloader = createConfigReloader({ ...source, running: config, apply: (next) => gateway.applyConfig(next), logger });
   reload = () => void reloader.reload('SIGHUP');
   if (hangupWhileStarting) reload();

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
+import { parseYaml } from './parse-yaml.js';
 import type { z } from 'zod';
 import { configSchema, type GatewayConfig } from './config-schema.js';
 import { defaultConfig } from './default-config.js';

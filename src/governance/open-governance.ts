@@ -1,18 +1,13 @@
-import type { BudgetMeter } from './budgets/budget-meter.js';
-import { InProcessBudgetMeter } from './budgets/in-process-budget-meter.js';
-import { SharedBudgetMeter } from './budgets/shared-budget-meter.js';
 import type { LimitsConfig, RedisConfig } from '../config/config-schema.js';
 import type { Logger } from '../logging/logger.js';
-import { closeRedis, connectRedis, openRedis } from '../redis/open-redis.js';
-import { RedisOutage } from '../redis/redis-outage.js';
 import type { KeySpend } from '../metering/usage-ledger.js';
+import type { BudgetMeter } from './budgets/budget-meter.js';
+import { InProcessBudgetMeter } from './budgets/in-process-budget-meter.js';
 import type { KeyLimits } from './key-limits.js';
 import { InProcessKeyLimits } from './in-process-key-limits.js';
 import { InProcessKeyRateLimiter } from './rate-limits/in-process-key-rate-limiter.js';
-import { SharedKeyLimits } from './shared-key-limits.js';
-import { SharedKeyRateLimiter } from './rate-limits/shared-key-rate-limiter.js';
+import type { openSharedGovernance } from './open-shared-governance.js';
 import { InProcessUpstreamCaps } from './upstream-caps/in-process-upstream-caps.js';
-import { SharedUpstreamCaps } from './upstream-caps/shared-upstream-caps.js';
 import type { UpstreamCaps } from './upstream-caps/upstream-caps.js';
 
 export interface Governance {
@@ -46,20 +41,14 @@ export async function openGovernance(
     const budgets = new InProcessBudgetMeter(readSpend);
     return { limits: new InProcessKeyLimits(new InProcessKeyRateLimiter(Date.now, windowMs), budgets), budgets, upstreamCaps: new InProcessUpstreamCaps(), close: async () => undefined };
   }
-  const redis = openRedis(redisConfig, logger);
-  if (!(await connectRedis(redis, redisConfig.connect_timeout_ms))) {
-    logger.warn({ limitsFailMode: redisConfig.limits_fail_mode, budgetsFailMode: redisConfig.budgets_fail_mode }, 'redis does not answer at start; its fail modes apply until it does');
-  }
-  const keyPrefix = redisConfig.key_prefix;
-  const budgets = new SharedBudgetMeter(redis, { keyPrefix, readSpend, outage: new RedisOutage('budgets', redisConfig.budgets_fail_mode, logger) });
-  const rates = new SharedKeyRateLimiter(redis, { keyPrefix, outage: new RedisOutage('rate limits', redisConfig.limits_fail_mode, logger), windowMs });
-  const upstreamCaps = new SharedUpstreamCaps(redis, { keyPrefix, outage: new RedisOutage('upstream concurrency caps', redisConfig.limits_fail_mode, logger) });
-  const bothOpen = redisConfig.limits_fail_mode === 'open' && redisConfig.budgets_fail_mode === 'open';
-  return {
-    limits: new SharedKeyLimits(rates, budgets),
-    budgets,
-    upstreamCaps,
-    ...(bothOpen ? {} : { pingRedis: async () => void (await redis.ping()) }),
-    close: () => closeRedis(redis),
-  };
+  const openShared = await loadSharedGovernance();
+  return openShared(redisConfig, windowMs, readSpend, logger);
+}
+
+/**
+ * The Redis-backed parts, loaded only when `redis` is configured: ioredis and its dependencies are
+ * a good part of a start that never uses them.
+ */
+function loadSharedGovernance(): Promise<typeof openSharedGovernance> {
+  return import('./open-shared-governance.js').then((module) => module.openSharedGovernance);
 }

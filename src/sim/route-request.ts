@@ -7,12 +7,9 @@ import { errorBody } from './error-bodies.js';
 import { extractMessages } from './extract-messages.js';
 import type { GenerationRoute, SimulatorState } from './handle-generation.js';
 import { handleGeneration } from './handle-generation.js';
-import { asksForImageOutput, handleGeminiImage } from './images/gemini-image-endpoint.js';
-import { handleImagenPredict } from './images/imagen-predict-endpoint.js';
-import { handleImageEdit, handleImageGeneration } from './images/openai-images-endpoint.js';
+import { asksForImageOutput } from './images/asks-for-image-output.js';
+import { loadMediaEndpoints } from './load-media-endpoints.js';
 import { inputTokensFor } from './plan-reply.js';
-import { handleOpenAiVideos } from './videos/openai-videos-endpoint.js';
-import { handleVeo } from './videos/veo-endpoint.js';
 import { readJsonBody } from './read-json-body.js';
 import { sendJson } from './send-json.js';
 import { simEpochSeconds } from './sim-ids.js';
@@ -21,6 +18,8 @@ export const simModelIds = ['sim-model', 'gpt-sim', 'claude-sim', 'gemini-sim'] 
 
 const geminiPath = /^\/(?:v1beta|v1)\/models\/([^/:]+):(generateContent|streamGenerateContent)$/;
 const imagenPath = /^\/(?:v1beta|v1)\/models\/([^/:]+):predict$/;
+/** Every path the video endpoints may answer (OpenAI's jobs, Veo's operations and downloads), and a few they decline. */
+const videoPath = /^\/v1\/videos(?:\/|$)|^\/v1beta\/(?:models\/[^/]+(?::predictLongRunning$|\/operations\/)|files\/)|^\/sim-storage\//;
 
 export async function routeRequest(request: IncomingMessage, response: ServerResponse, state: SimulatorState): Promise<void> {
   const url = new URL(request.url ?? '/', 'http://sim.invalid');
@@ -38,13 +37,16 @@ export async function routeRequest(request: IncomingMessage, response: ServerRes
     });
     return;
   }
-  if ((await handleOpenAiVideos(method, url, request, response)) || (await handleVeo(method, url, request, response))) return;
+  if (videoPath.test(url.pathname)) {
+    const media = await loadMediaEndpoints();
+    if ((await media.handleOpenAiVideos(method, url, request, response)) || (await media.handleVeo(method, url, request, response))) return;
+  }
   if (method === 'POST') {
     const route = generationRoute(path, url.searchParams);
     if (route !== undefined && route.endpoint === geminiEndpoint) {
       // The same Gemini paths make pictures when the body asks for IMAGE output.
       const parsed = await readJsonBody(request);
-      if (parsed.kind === 'ok' && asksForImageOutput(parsed.body)) await handleGeminiImage(request, response, parsed.body, route, state);
+      if (parsed.kind === 'ok' && asksForImageOutput(parsed.body)) await (await loadMediaEndpoints()).handleGeminiImage(request, response, parsed.body, route, state);
       else await handleGeneration(request, response, route, state, parsed);
       return;
     }
@@ -53,15 +55,15 @@ export async function routeRequest(request: IncomingMessage, response: ServerRes
       return;
     }
     if (path === '/v1/images/generations') {
-      await handleImageGeneration(request, response, state);
+      await (await loadMediaEndpoints()).handleImageGeneration(request, response, state);
       return;
     }
     if (path === '/v1/images/edits') {
-      await handleImageEdit(request, response, state);
+      await (await loadMediaEndpoints()).handleImageEdit(request, response, state);
       return;
     }
     if (imagenPath.test(path)) {
-      await handleImagenPredict(request, response, state);
+      await (await loadMediaEndpoints()).handleImagenPredict(request, response, state);
       return;
     }
     if (path === '/v1/messages/count_tokens') {

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { Agent, errors as undiciErrors } from 'undici';
+import { Agent, undiciErrors } from './undici-agent.js';
 import type { Dispatcher } from 'undici';
 import { GatewayError } from '../errors/gateway-error.js';
 import type { AbortScope } from '../call/abort-scope.js';

@@ -22,8 +22,8 @@ const contentTypes: Record<string, string> = {
 
 /**
  * Where `npm run build` writes the console: `dist/console/`, beside the compiled server
- * (dist/endpoints/console/ → dist/console/), or, when the server runs from its TypeScript sources
- * (tests), the same folder seen from src/.
+ * (dist/endpoints/console/ → dist/console/; the bundle, dist/bundle/gateway/, sits as deep), or,
+ * when the server runs from its TypeScript sources (tests), the same folder seen from src/.
  */
 function consoleDirectory(): string | undefined {
   const here = path.dirname(fileURLToPath(import.meta.url));

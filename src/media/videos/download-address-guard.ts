@@ -1,6 +1,6 @@
 import { lookup, type LookupAddress, type LookupAllOptions, type LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
-import { Agent } from 'undici';
+import { Agent } from '../../upstream/undici-agent.js';
 import { GatewayError } from '../../errors/gateway-error.js';
 import { isLoopbackName, isPrivateAddress } from './private-address.js';
 

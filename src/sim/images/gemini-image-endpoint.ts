@@ -21,12 +21,6 @@ import { asksForRefusal } from './refusal-directive.js';
 /** Gemini counts every input picture as 258 tokens. */
 const inputImageTokens = 258;
 
-/** True when `generationConfig.responseModalities` asks for images (Gemini accepts any case). */
-export function asksForImageOutput(body: JsonRecord): boolean {
-  const modalities = asArray(asRecord(body.generationConfig)?.responseModalities);
-  return modalities.some((modality) => typeof modality === 'string' && modality.toUpperCase() === 'IMAGE');
-}
-
 function wantsText(body: JsonRecord): boolean {
   const modalities = asArray(asRecord(body.generationConfig)?.responseModalities);
   return modalities.some((modality) => typeof modality === 'string' && modality.toUpperCase() === 'TEXT');

@@ -1,0 +1,6 @@
+/** The simulator's image and video endpoints, loaded together by `loadMediaEndpoints` on the first media request. */
+export { handleGeminiImage } from './images/gemini-image-endpoint.js';
+export { handleImagenPredict } from './images/imagen-predict-endpoint.js';
+export { handleImageEdit, handleImageGeneration } from './images/openai-images-endpoint.js';
+export { handleOpenAiVideos } from './videos/openai-videos-endpoint.js';
+export { handleVeo } from './videos/veo-endpoint.js';
