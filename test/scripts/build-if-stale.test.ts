@@ -34,6 +34,7 @@ function checkout(options: { sourceSecondsAgo: number; builtSecondsAgo?: number 
   fileAt('tsconfig.json', options.sourceSecondsAgo);
   if (options.builtSecondsAgo === undefined) return;
   fileAt('dist/cli/main.js', options.builtSecondsAgo);
+  fileAt('dist/bundle/gateway/main.js', options.builtSecondsAgo);
   fileAt('dist/console/index.html', options.builtSecondsAgo);
 }
 
@@ -49,6 +50,12 @@ describe('whether npm start builds first', () => {
     expect(buildStaleness(root)).toEqual({ stale: true, reason: 'dist/console/index.html is missing' });
   });
 
+  it('builds when the bundle the command starts from was never made', () => {
+    checkout({ sourceSecondsAgo: 60, builtSecondsAgo: 30 });
+    rmSync(path.join(root, 'dist/bundle'), { recursive: true });
+    expect(buildStaleness(root)).toEqual({ stale: true, reason: 'dist/bundle/gateway/main.js is missing' });
+  });
+
   it('starts at once when dist/ is newer than everything it is built from', () => {
     checkout({ sourceSecondsAgo: 60, builtSecondsAgo: 30 });
     expect(buildStaleness(root).stale).toBe(false);
@@ -58,6 +65,7 @@ describe('whether npm start builds first', () => {
     ['a source file deep under src/', 'src/providers/openai/chat/build-request.ts'],
     ['a console file', 'console/pages/keys.tsx'],
     ['a build setting', 'tsconfig.build.json'],
+    ['the bundling script', 'scripts/bundle-gateway.js'],
     ['package.json', 'package.json'],
   ])('builds after a change to %s', (_name, changed) => {
     checkout({ sourceSecondsAgo: 60, builtSecondsAgo: 30 });
