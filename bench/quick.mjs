@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { benchSettings, resultsDir } from './lib/bench-settings.mjs';
 import { createBenchTargets, describe } from './lib/bench-targets.mjs';
 import { removeLedgerUnlessKept } from './lib/ledger-files.mjs';
-import { killAllNow, machineLoad, rssKb, sleep, stop, stopAll } from './lib/processes.mjs';
+import { harnessLog, machineLoad, rssKb, sleep, stop, stopAll } from './lib/processes.mjs';
 import { renderQuickTable } from './lib/quick-table.mjs';
 import { runMeta } from './lib/run-meta.mjs';
 import { scenarios as scenarioTable } from './lib/scenarios.mjs';
@@ -28,17 +28,7 @@ const startPort = Number(process.env.START_PORT || 18297);
 const outDir = resultsDir('/tmp/switchyard-bench/quick');
 fs.mkdirSync(outDir, { recursive: true });
 
-const log = (message) => {
-  const line = `[${new Date().toTimeString().slice(0, 8)}] ${message}`;
-  process.stderr.write(line + '\n');
-  fs.appendFileSync(path.join(outDir, 'run.log'), line + '\n');
-};
-process.on('SIGINT', () => {
-  log('interrupted');
-  killAllNow();
-  process.exit(130);
-});
-process.on('exit', killAllNow);
+const log = harnessLog(outDir);
 
 const results = { meta: {}, settings, availability: {}, idle: {}, start: null, runs: [] };
 const { processes, probe, measure, startServers, bodyFiles, upstreamUrl } = createBenchTargets({ settings, outDir, results });

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchSettings, resultsDir } from './lib/bench-settings.mjs';
 import { createBenchTargets, describe } from './lib/bench-targets.mjs';
-import { killAllNow, machineLoad, rssKb, sleep, stop, stopAll } from './lib/processes.mjs';
+import { harnessLog, machineLoad, rssKb, sleep, stop, stopAll } from './lib/processes.mjs';
 import { removeLedgerUnlessKept } from './lib/ledger-files.mjs';
 import { runSlowStreams, runSoak } from './lib/long-stages.mjs';
 import { runMeta } from './lib/run-meta.mjs';
@@ -26,17 +26,7 @@ const settings = benchSettings();
 const outDir = resultsDir('/tmp/switchyard-bench/results');
 fs.mkdirSync(outDir, { recursive: true });
 
-const log = (message) => {
-  const line = `[${new Date().toTimeString().slice(0, 8)}] ${message}`;
-  process.stderr.write(line + '\n');
-  fs.appendFileSync(path.join(outDir, 'run.log'), line + '\n');
-};
-process.on('SIGINT', () => {
-  log('interrupted');
-  killAllNow();
-  process.exit(130);
-});
-process.on('exit', killAllNow);
+const log = harnessLog(outDir);
 
 // ---------------------------------------------------------------- servers, probes, one measured run
 const results = { meta: {}, settings, availability: {}, idle: {}, memory: [], runs: [], slow: [], soak: null };

@@ -3,6 +3,7 @@
 // own process group; stopAll() signals exactly those groups, never anything by name.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
 
 /** @typedef {{ name: string, pid: number, child: import('node:child_process').ChildProcess, exited: boolean }} Started */
 
@@ -59,6 +60,25 @@ export function killAllNow() {
       /* already gone */
     }
   }
+}
+
+/**
+ * A harness's log: each line timestamped, on stderr and appended to `outDir/run.log`. Also makes
+ * Ctrl-C and every exit kill what the harness started.
+ */
+export function harnessLog(outDir) {
+  const log = (message) => {
+    const line = `[${new Date().toTimeString().slice(0, 8)}] ${message}`;
+    process.stderr.write(line + '\n');
+    fs.appendFileSync(path.join(outDir, 'run.log'), line + '\n');
+  };
+  process.on('SIGINT', () => {
+    log('interrupted');
+    killAllNow();
+    process.exit(130);
+  });
+  process.on('exit', killAllNow);
+  return log;
 }
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,4 +1,5 @@
 import type { ChatRequestInput } from './chat-request-schema.js';
+import { type Check, memberCheckTable, passesMemberChecks, isObject, isString, isBoolean, isCount, never, nullOr, between } from '../validation/plain-checks.js';
 
 /**
  * Whether a parsed chat body has only the shapes most calls send — text messages, sampling
@@ -11,17 +12,10 @@ import type { ChatRequestInput } from './chat-request-schema.js';
  * two to the same verdicts.
  */
 export function isPlainChatRequest(body: Record<string, unknown>): body is ChatRequestInput {
-  for (const name in body) {
-    if (!Object.hasOwn(body, name)) continue;
-    const check = memberChecks[name];
-    if (check !== undefined && !check(body[name])) return false;
-  }
-  return typeof body.model === 'string' && body.messages !== undefined;
+  return passesMemberChecks(body, memberChecks) && typeof body.model === 'string' && body.messages !== undefined;
 }
 
-type Check = (value: unknown) => boolean;
-
-const memberChecks: Readonly<Record<string, Check | undefined>> = Object.assign(Object.create(null) as Record<string, Check>, {
+const memberChecks: Readonly<Record<string, Check | undefined>> = memberCheckTable({
   model: (value: unknown) => typeof value === 'string' && value.length > 0,
   messages: (value: unknown) => Array.isArray(value) && value.length > 0 && value.every(isPlainMessage),
   tools: nullOr((value) => Array.isArray(value) && value.every((tool) => isObject(tool) && typeof tool.type === 'string')),
@@ -62,8 +56,8 @@ function isPlainMessage(message: unknown): boolean {
         (message.content === undefined || message.content === null || isPlainContent(message.content)) &&
         isAbsentOr(message.refusal, isString) &&
         isAbsentOr(message.reasoning_content, isString) &&
-        isAbsentOr(message.tool_calls, isNothing) &&
-        isAbsentOr(message.function_call, isNothing)
+        isAbsentOr(message.tool_calls, never) &&
+        isAbsentOr(message.function_call, never)
       );
     default:
       return false;
@@ -76,35 +70,6 @@ function isPlainContent(content: unknown): boolean {
   return Array.isArray(content) && content.every((part) => isObject(part) && part.type === 'text' && typeof part.text === 'string');
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isString(value: unknown): boolean {
-  return typeof value === 'string';
-}
-
-function isBoolean(value: unknown): boolean {
-  return typeof value === 'boolean';
-}
-
-function isCount(value: unknown): boolean {
-  return Number.isSafeInteger(value) && (value as number) >= 0;
-}
-
-/** Never true: a member that must be absent or null for a body to count as plain. */
-function isNothing(): boolean {
-  return false;
-}
-
 function isAbsentOr(value: unknown, check: Check): boolean {
   return value === undefined || value === null || check(value);
-}
-
-function nullOr(check: Check): Check {
-  return (value) => value === null || check(value);
-}
-
-function between(minimum: number, maximum: number): Check {
-  return (value) => typeof value === 'number' && value >= minimum && value <= maximum;
 }

@@ -1,4 +1,5 @@
 import type { MessagesRequestInput } from './messages-request-schema.js';
+import { type Check, memberCheckTable, passesMemberChecks, isObject, isString, never, between } from '../validation/plain-checks.js';
 
 /**
  * Whether a parsed `POST /v1/messages` body has only the shapes most calls send — turns whose
@@ -12,17 +13,10 @@ import type { MessagesRequestInput } from './messages-request-schema.js';
  * `plain-messages-request.test.ts` holds the two to the same verdicts.
  */
 export function isPlainMessagesRequest(body: Record<string, unknown>): body is MessagesRequestInput {
-  for (const name in body) {
-    if (!Object.hasOwn(body, name)) continue;
-    const check = memberChecks[name];
-    if (check !== undefined && !check(body[name])) return false;
-  }
-  return typeof body.model === 'string' && body.messages !== undefined && body.max_tokens !== undefined;
+  return passesMemberChecks(body, memberChecks) && typeof body.model === 'string' && body.messages !== undefined && body.max_tokens !== undefined;
 }
 
-type Check = (value: unknown) => boolean;
-
-const memberChecks: Readonly<Record<string, Check | undefined>> = Object.assign(Object.create(null) as Record<string, Check>, {
+const memberChecks: Readonly<Record<string, Check | undefined>> = memberCheckTable({
   model: (value: unknown) => typeof value === 'string' && value.length > 0,
   messages: (value: unknown) => Array.isArray(value) && value.length > 0 && value.every(isPlainMessage),
   system: (value: unknown) => typeof value === 'string' || (Array.isArray(value) && value.every(isPlainTextBlock)),
@@ -52,20 +46,4 @@ function isPlainMessage(message: unknown): boolean {
 /** A text block without cache control (which the schema checks in detail). */
 function isPlainTextBlock(block: unknown): boolean {
   return isObject(block) && block.type === 'text' && isString(block.text) && (block.cache_control === undefined || block.cache_control === null);
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isString(value: unknown): boolean {
-  return typeof value === 'string';
-}
-
-function never(): boolean {
-  return false;
-}
-
-function between(minimum: number, maximum: number): Check {
-  return (value) => typeof value === 'number' && value >= minimum && value <= maximum;
 }

@@ -1,4 +1,5 @@
 import type { ResponsesRequestInput } from './responses-request-schema.js';
+import { type Check, memberCheckTable, passesMemberChecks, isObject, isString, isBoolean, never, nullOr, between } from '../validation/plain-checks.js';
 
 /**
  * Whether a parsed `POST /v1/responses` body has only the shapes most calls send — input as text
@@ -12,17 +13,10 @@ import type { ResponsesRequestInput } from './responses-request-schema.js';
  * the two to the same verdicts.
  */
 export function isPlainResponsesRequest(body: Record<string, unknown>): body is ResponsesRequestInput {
-  for (const name in body) {
-    if (!Object.hasOwn(body, name)) continue;
-    const check = memberChecks[name];
-    if (check !== undefined && !check(body[name])) return false;
-  }
-  return typeof body.model === 'string';
+  return passesMemberChecks(body, memberChecks) && typeof body.model === 'string';
 }
 
-type Check = (value: unknown) => boolean;
-
-const memberChecks: Readonly<Record<string, Check | undefined>> = Object.assign(Object.create(null) as Record<string, Check>, {
+const memberChecks: Readonly<Record<string, Check | undefined>> = memberCheckTable({
   model: (value: unknown) => typeof value === 'string' && value.length > 0,
   input: nullOr((value) => typeof value === 'string' || (Array.isArray(value) && value.every(isObject))),
   instructions: nullOr(isString),
@@ -39,27 +33,3 @@ const memberChecks: Readonly<Record<string, Check | undefined>> = Object.assign(
   user: nullOr(isString),
   metadata: nullOr((value) => isObject(value) && Object.values(value).every(isString)),
 });
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isString(value: unknown): boolean {
-  return typeof value === 'string';
-}
-
-function isBoolean(value: unknown): boolean {
-  return typeof value === 'boolean';
-}
-
-function never(): boolean {
-  return false;
-}
-
-function nullOr(check: Check): Check {
-  return (value) => value === null || check(value);
-}
-
-function between(minimum: number, maximum: number): Check {
-  return (value) => typeof value === 'number' && value >= minimum && value <= maximum;
-}
