@@ -39,7 +39,10 @@ describe('a client leaving before a retry', () => {
       body: JSON.stringify({ model: 'flaky', messages: [{ role: 'user', content: 'hi' }] }),
       signal: controller.signal,
     }).catch((error: unknown) => error);
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    // Leaves once the first attempt has reached the upstream (which answers 400 ms later), however
+    // slowly a busy machine got the call there.
+    const deadline = Date.now() + 5_000;
+    while (upstream.requests.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
     controller.abort();
     await call;
     const entry = await waitForLedgerEntry(gateway, 1);
