@@ -64,8 +64,9 @@ export function azureReply(checks: AzureChecks, answer: (operation: AzureOperati
     if (operation === undefined || (operation.form === 'classic' && operation.apiVersion === undefined)) return resourceNotFound;
     const key = request.headers['api-key'];
     const bearer = /^Bearer (.+)$/.exec(String(request.headers.authorization ?? ''))?.[1];
-    const keyAccepted = checks.apiKey !== undefined && key === checks.apiKey;
-    const bearerAccepted = bearer !== undefined && checks.acceptsBearer?.(bearer) === true;
+    // The v1 API also takes the key as a bearer token, so OpenAI's own client works against it.
+    const keyAccepted = checks.apiKey !== undefined && (key === checks.apiKey || (operation.form === 'v1' && bearer === checks.apiKey));
+    const bearerAccepted = bearer !== undefined && bearer !== checks.apiKey && checks.acceptsBearer?.(bearer) === true;
     if (!keyAccepted && !bearerAccepted) return accessDenied;
     return answer(operation, request);
   };
