@@ -46,8 +46,13 @@ describe('cloud provider settings', () => {
     expect(problems({ type: 'azure', base_url: 'https://res.openai.azure.com/openai/v1', project: 'p' })).toEqual(['providers.cloud.project: only vertex providers take project']);
   });
 
+  it('takes a bedrock provider with its region alone (the default credential chain), with keys, or with an API key', () => {
+    expect(problems({ type: 'bedrock', region: 'us-east-1' })).toEqual([]);
+    expect(problems({ type: 'bedrock', region: 'us-east-1', access_key_id: 'AKIA', secret_access_key: 's', session_token: 't' })).toEqual([]);
+    expect(problems({ type: 'bedrock', region: 'us-east-1', api_key: 'b' })).toEqual([]);
+  });
+
   it('refuses the kinds the gateway cannot call yet, saying so', () => {
-    expect(problems({ type: 'bedrock', region: 'us-east-1' })).toEqual(['providers.cloud.type: "bedrock" upstreams are not available yet']);
     expect(problems({ type: 'vertex', project: 'p', location: 'global' })).toEqual(['providers.cloud.type: "vertex" upstreams are not available yet']);
   });
 });
