@@ -22,7 +22,7 @@ const statusByErrorType: Readonly<Record<string, number>> = {
   serviceunavailableexception: 503,
   throttlingexception: 429,
   validationexception: 400,
-  malformedeventstream: 502,
+  malformedeventstreamexception: 502,
 };
 
 /** `ThrottlingException:http://internal.amazon.com/coral/…` → `ThrottlingException`. */

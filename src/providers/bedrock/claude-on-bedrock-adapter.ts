@@ -6,7 +6,6 @@ import type {
   ForwardedHeaders,
   TextProviderAdapter,
   TokenCounting,
-  UpstreamEventReaderFactory,
   UpstreamTarget,
 } from '../provider-adapter.js';
 import {
@@ -16,11 +15,11 @@ import {
   invokeUrl,
   readCountedTokens,
   rewriteMessagesTextForBedrock,
-  anthropicEventFromFrame,
 } from './anthropic-on-bedrock.js';
 import { bedrockApiRoot } from './bedrock-api-root.js';
 import { decodeBedrockError } from './bedrock-error.js';
-import { createEventStreamReader, loadEventStreamModules, loadedEventStreamModules } from './event-stream-reader.js';
+import { readAnthropicEvents } from './bedrock-event-readers.js';
+import { loadEventStreamModules, loadedEventStreamModules } from './event-stream-reader.js';
 import { signBedrockCall, type BedrockCredentials } from './sign-request.js';
 
 function forwardedValue(forwarded: ForwardedHeaders, name: string): string | undefined {
@@ -50,16 +49,6 @@ export function authorizeBedrockCall(call: CallToAuthorize, target: UpstreamTarg
   const signing = signBedrockCall({ method: call.method, url: call.url, headers: call.headers, body }, credentials);
   return codecReady === undefined ? signing : Promise.all([signing, codecReady]).then(([headers]) => headers);
 }
-
-/** InvokeModelWithResponseStream's frames, each carrying one Anthropic stream event. */
-const readAnthropicEvents: UpstreamEventReaderFactory = (onEvent) => {
-  const modules = loadedEventStreamModules();
-  if (modules === undefined) throw new GatewayError('internal_error', 'A Bedrock stream was read before its call was authorized.');
-  return createEventStreamReader(modules, (frame) => {
-    const event = anthropicEventFromFrame(frame);
-    if (event !== undefined) onEvent(event);
-  });
-};
 
 /** Cross-region inference profiles (`us.anthropic…`) count as the model they route to: CountTokens takes only the model's own id. */
 export function countingModelId(model: string): string {

@@ -14,7 +14,7 @@ export interface EventStreamReader {
 }
 
 /** Frame bytes that fail their checksum, or a stream cut inside a frame. */
-export const malformedStreamType = 'malformedEventStream';
+export const malformedStreamType = 'malformedEventStreamException';
 
 export interface EventStreamModules {
   readonly codec: () => EventStreamCodec;
