@@ -78,7 +78,7 @@ export function createClaudeOnBedrockAdapter(anthropic: TextProviderAdapter): Te
   return {
     kind: 'bedrock',
     apiRoot: bedrockApiRoot,
-    upstreamHeaders: (target) => ({ 'content-type': 'application/json', accept: 'application/json', ...target.headers }),
+    upstreamHeaders: (target) => ({ 'content-type': 'application/json', ...target.headers }),
     authorize: authorizeBedrockCall,
     decodeError: decodeBedrockError,
     text: {
@@ -89,7 +89,7 @@ export function createClaudeOnBedrockAdapter(anthropic: TextProviderAdapter): Te
         if (!isRecord(parsed)) throw new GatewayError('internal_error', 'The Messages body was not an object.');
         return {
           url: invokeUrl(target.baseUrl, target.model, request.stream),
-          headers: { 'content-type': 'application/json', accept: 'application/json', ...target.headers },
+          headers: { 'content-type': 'application/json', ...target.headers },
           body: rewriteMessagesTextForBedrock(messages.body, parsed, betasOf(forwarded)),
         };
       },

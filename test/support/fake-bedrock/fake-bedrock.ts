@@ -47,6 +47,8 @@ export interface FakeBedrock {
   /** Requests it refused before answering (a bad signature, a body Bedrock would refuse). */
   readonly refused: { readonly path: string; readonly status: number; readonly errorType: string; readonly message: string }[];
   script(...replies: BedrockReply[]): void;
+  /** Answers every request nothing is scripted for from what it asked (a model's turn in a tool loop). */
+  respondWith(responder: ((request: BedrockRequest) => BedrockReply | undefined) | undefined): void;
   close(): Promise<void>;
 }
 
@@ -67,6 +69,7 @@ export async function startFakeBedrock(options: FakeBedrockOptions = {}): Promis
   const queue: BedrockReply[] = [];
   const requests: BedrockRequest[] = [];
   const refused: FakeBedrock['refused'] = [];
+  let responder: ((request: BedrockRequest) => BedrockReply | undefined) | undefined;
 
   const refuse = (response: ServerResponse, path: string, status: number, errorType: string, message: string): void => {
     refused.push({ path, status, errorType, message });
@@ -109,8 +112,9 @@ export async function startFakeBedrock(options: FakeBedrockOptions = {}): Promis
       refuse(response, target, 400, 'ValidationException', checked);
       return;
     }
-    requests.push({ method: 'POST', path: target, modelId, operation, headers, bodyText, invokeBody: checked });
-    answer(response, operation, modelId, queue.shift());
+    const received: BedrockRequest = { method: 'POST', path: target, modelId, operation, headers, bodyText, invokeBody: checked };
+    requests.push(received);
+    answer(response, operation, modelId, queue.shift() ?? responder?.(received));
   }
 
   function answer(response: ServerResponse, operation: BedrockOperation, modelId: string, reply: BedrockReply | undefined): void {
@@ -143,6 +147,9 @@ export async function startFakeBedrock(options: FakeBedrockOptions = {}): Promis
     requests,
     refused,
     script: (...replies) => void queue.push(...replies),
+    respondWith: (given) => {
+      responder = given;
+    },
     close: () => new Promise<void>((resolve) => {
       server.closeAllConnections();
       server.close(() => resolve());
