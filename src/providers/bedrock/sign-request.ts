@@ -1,4 +1,5 @@
 import type { SignatureV4 } from '@smithy/signature-v4';
+import { GatewayError } from '../../errors/gateway-error.js';
 import type { AwsCredentialIdentity, AwsCredentialIdentityProvider } from '@smithy/types';
 
 /** Bedrock's SigV4 signing name: the runtime endpoint signs as `bedrock`, not `bedrock-runtime`. */
@@ -84,6 +85,14 @@ function signerFor(credentials: BedrockCredentials): Promise<SignatureV4> {
   return signer;
 }
 
+/**
+ * No credentials were found (or the chain failed): the call fails before anything is sent. The
+ * chain's own message can name profiles, roles and hosts, so it goes to the log as the cause only.
+ */
+function couldNotSign(error: unknown): never {
+  throw new GatewayError('upstream_error', 'The gateway could not get AWS credentials to sign the call to its Bedrock upstream.', { cause: error });
+}
+
 function queryOf(url: URL): Record<string, string | string[]> {
   const query: Record<string, string | string[]> = {};
   for (const [name, value] of url.searchParams) {
@@ -101,7 +110,7 @@ function queryOf(url: URL): Record<string, string | string[]> {
  */
 export async function signBedrockCall(call: SignableCall, credentials: BedrockCredentials, signingDate?: Date): Promise<SigningHeaders> {
   if (credentials.apiKey !== undefined) return { authorization: `Bearer ${credentials.apiKey}` };
-  const signer = await signerFor(credentials);
+  const signer = await signerFor(credentials).catch(couldNotSign);
   const url = new URL(call.url);
   const headers: Record<string, string> = { host: url.host };
   for (const [name, value] of Object.entries(call.headers)) headers[name.toLowerCase()] = value;
@@ -119,7 +128,7 @@ export async function signBedrockCall(call: SignableCall, credentials: BedrockCr
       ...(call.body === undefined ? {} : { body: call.body }),
     },
     signingDate === undefined ? {} : { signingDate },
-  );
+  ).catch(couldNotSign);
   const added: Record<string, string> = {};
   for (const name of ['authorization', 'x-amz-date', 'x-amz-security-token', 'x-amz-content-sha256']) {
     const value = signed.headers[name];
