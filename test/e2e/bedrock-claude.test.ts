@@ -168,6 +168,23 @@ describe('Bedrock failures', () => {
     expect(backup.requests.at(-1)?.headers['authorization']).toContain('/us-west-2/bedrock/aws4_request');
   });
 
+  it('falls back to the next route when a stream is throttled before it begins', async () => {
+    bedrock.script({ kind: 'error', status: 429, errorType: 'ThrottlingException', message: 'Too many requests, please wait before trying again.' });
+    const backupBefore = backup.requests.length;
+    const final = await anthropic.messages.stream({ model: 'claude-then-west', max_tokens: 16, messages: question }).finalMessage();
+    expect(final.content[0]).toMatchObject({ type: 'text', text: defaultClaudeText });
+    expect(backup.requests.at(-1)?.path).toBe(`/model/${escapedProfile}/invoke-with-response-stream`);
+    expect(backup.requests.length).toBe(backupBefore + 1);
+  });
+
+  it('falls back to the next route when the event stream opens with a throttling exception', async () => {
+    bedrock.script({ kind: 'invoke-stream', events: [], exception: { type: 'throttlingException', body: { message: 'Too many tokens, please wait before trying again.' } } });
+    const backupBefore = backup.requests.length;
+    const final = await anthropic.messages.stream({ model: 'claude-then-west', max_tokens: 16, messages: question }).finalMessage();
+    expect(final.content[0]).toMatchObject({ type: 'text', text: defaultClaudeText });
+    expect(backup.requests.length).toBe(backupBefore + 1);
+  });
+
   it("answers a refused signature as the gateway's credential problem, charging nothing", async () => {
     const refusedBefore = bedrock.refused.length;
     const entriesBefore = (await gateway.services.storage.ledger.list({ limit: 1_000 })).length;

@@ -41,6 +41,20 @@ describe('Bedrock stream readers', () => {
   });
 });
 
+describe('an InvokeModel stream that opens with an exception', () => {
+  it('throws it as the error of the call, since nothing has reached the client yet', () => {
+    const events: UpstreamStreamEvent[] = [];
+    const reader = readAnthropicEvents((event) => events.push(event));
+    expect(() => reader.push(exceptionFrame('throttlingException', { message: 'Too many tokens' }))).toThrow(expect.objectContaining({ status: 429, retryable: true }));
+    expect(events).toEqual([]);
+  });
+
+  it('relays a later exception as a Messages error event', () => {
+    const events = read(readAnthropicEvents, [chunkFrame({ type: 'message_start' }), exceptionFrame('throttlingException', { message: 'Too many tokens' })]);
+    expect(events.map((event) => event.event)).toEqual(['message_start', 'error']);
+  });
+});
+
 describe('Anthropic model ids on Bedrock', () => {
   it('knows foundation model ids, inference profiles and foundation model ARNs', () => {
     expect(isAnthropicModelId('anthropic.claude-3-haiku-20240307-v1:0')).toBe(true);
