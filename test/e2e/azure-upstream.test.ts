@@ -187,6 +187,31 @@ describe('content filtering on Azure', () => {
   });
 });
 
+describe('a streamed answer the content filter stopped', () => {
+  /** Azure's chunks as in the recorded stream: the prompt filter chunk first, then the answer cut by the filter. */
+  const filteredStream = (): Reply => {
+    const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) => ({ id: 'chatcmpl-f', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o', choices, ...extra });
+    const chunks = [
+      { choices: [], created: 0, id: '', model: '', object: '', prompt_filter_results: [{ prompt_index: 0, content_filter_results: { violence: { filtered: false, severity: 'safe' } } }] },
+      chunk([{ index: 0, delta: { role: 'assistant', content: 'Once upon' }, finish_reason: null, content_filter_results: {} }]),
+      chunk([{ index: 0, delta: {}, finish_reason: 'content_filter', content_filter_results: { violence: { filtered: true, severity: 'medium' } } }]),
+      chunk([], { usage: { prompt_tokens: 12, completion_tokens: 5, total_tokens: 17 } }),
+    ];
+    return { pieces: splitSse(sseFromChunks(chunks.map((each) => JSON.stringify(each)), 'data', true)) };
+  };
+
+  it('ends with a content_filter finish for a chat client and a refusal for a Messages client', async () => {
+    answer = filteredStream;
+    const stream = await chat.chat.completions.create({ model: 'gpt-classic', messages: [{ role: 'user', content: 'a story' }], stream: true });
+    let finish: string | null | undefined;
+    for await (const chunk of stream) finish = chunk.choices[0]?.finish_reason ?? finish;
+    expect(finish).toBe('content_filter');
+    const final = await messages.messages.stream({ model: 'gpt-classic', max_tokens: 100, messages: [{ role: 'user', content: 'a story' }] }).finalMessage();
+    expect(final.stop_reason).toBe('refusal');
+    expect(final.content).toEqual([expect.objectContaining({ type: 'text', text: 'Once upon' })]);
+  });
+});
+
 describe('images on Azure', () => {
   it('generates on the classic deployment path and charges the image', async () => {
     answer = () => json({ created: 1, data: [{ b64_json: Buffer.from('png').toString('base64') }], usage: { input_tokens: 10, output_tokens: 272, total_tokens: 282, input_tokens_details: { text_tokens: 10, image_tokens: 0 } } });
