@@ -43,7 +43,8 @@ function credentialsOf(target: UpstreamTarget): BedrockCredentials {
  */
 export function authorizeBedrockCall(call: CallToAuthorize, target: UpstreamTarget): AuthorizationHeaders | Promise<AuthorizationHeaders> {
   const credentials = credentialsOf(target);
-  const body = call.body === undefined ? undefined : typeof call.body === 'string' ? call.body : new Uint8Array(call.body);
+  // A Buffer is signed as the bytes it views, not copied.
+  const body = call.body === undefined || typeof call.body === 'string' ? call.body : new Uint8Array(call.body.buffer, call.body.byteOffset, call.body.byteLength);
   const codecReady = loadedEventStreamModules() === undefined ? loadEventStreamModules() : undefined;
   if (credentials.apiKey !== undefined && codecReady === undefined) return { authorization: `Bearer ${credentials.apiKey}` };
   const signing = signBedrockCall({ method: call.method, url: call.url, headers: call.headers, body }, credentials);
