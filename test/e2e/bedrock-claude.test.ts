@@ -185,6 +185,14 @@ describe('Bedrock failures', () => {
     expect(backup.requests.length).toBe(backupBefore + 1);
   });
 
+  it('falls back for a chat client too when the event stream opens with a throttling exception', async () => {
+    bedrock.script({ kind: 'invoke-stream', events: [], exception: { type: 'throttlingException', body: { message: 'Too many tokens, please wait before trying again.' } } });
+    const backupBefore = backup.requests.length;
+    const final = await openai.chat.completions.stream({ model: 'claude-then-west', messages: question, max_tokens: 16 }).finalChatCompletion();
+    expect(final.choices[0]?.message.content).toBe(defaultClaudeText);
+    expect(backup.requests.length).toBe(backupBefore + 1);
+  });
+
   it("answers a refused signature as the gateway's credential problem, charging nothing", async () => {
     const refusedBefore = bedrock.refused.length;
     const entriesBefore = (await gateway.services.storage.ledger.list({ limit: 1_000 })).length;
