@@ -27,10 +27,17 @@ let loading: Promise<EventStreamModules> | undefined;
 
 /** Loads the event-stream codec once; resolves at once when it is loaded already. */
 export function loadEventStreamModules(): Promise<EventStreamModules> {
-  loading ??= Promise.all([import('@smithy/eventstream-codec'), import('@smithy/util-utf8')]).then(([codecs, utf8]) => {
-    loaded = { codec: () => new codecs.EventStreamCodec(utf8.toUtf8, utf8.fromUtf8) };
-    return loaded;
-  });
+  loading ??= Promise.all([import('@smithy/eventstream-codec'), import('@smithy/util-utf8')]).then(
+    ([codecs, utf8]) => {
+      loaded = { codec: () => new codecs.EventStreamCodec(utf8.toUtf8, utf8.fromUtf8) };
+      return loaded;
+    },
+    (error: unknown) => {
+      // A failed load is not kept: the next call tries again.
+      loading = undefined;
+      throw error;
+    },
+  );
   return loading;
 }
 

@@ -136,8 +136,3 @@ export async function signBedrockCall(call: SignableCall, credentials: BedrockCr
   }
   return added;
 }
-
-/** Whether a call can be authorized without waiting (a bearer token needs no signature). */
-export function signsWithoutWaiting(credentials: BedrockCredentials): boolean {
-  return credentials.apiKey !== undefined;
-}
