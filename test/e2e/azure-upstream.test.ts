@@ -1,5 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
-import OpenAI from 'openai';
+import OpenAI, { toFile } from 'openai';
+import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fixtureChunks, readFixture, sseFromChunks } from '../support/fixtures.js';
 import { startTestGateway, waitForLedgerEntry, type TestGateway } from '../support/gateway-harness.js';
@@ -221,5 +222,17 @@ describe('images on Azure', () => {
     expect(lastOperation()).toEqual({ form: 'classic', operation: 'images/generations', deployment: 'gpt-image-1', apiVersion: '2025-04-01-preview' });
     expect(upstream.requests.at(-1)?.headers['api-key']).toBe('azure-upstream-key');
     await waitForLedgerEntry(gateway, before + 1);
+  });
+
+  it('edits on the classic deployment path, the multipart form intact', async () => {
+    answer = () => ({ body: readFixture('openai/images/openai-image-edit.json') });
+    const png = await sharp({ create: { width: 32, height: 32, channels: 3, background: { r: 10, g: 160, b: 90 } } }).png().toBuffer();
+    const result = await chat.images.edit({ model: 'image-classic', prompt: 'make it evening', image: await toFile(png, 'scene.png', { type: 'image/png' }) });
+    expect(result.data?.[0]?.b64_json).toBeDefined();
+    expect(lastOperation()).toEqual({ form: 'classic', operation: 'images/edits', deployment: 'gpt-image-1', apiVersion: '2025-04-01-preview' });
+    const sent = upstream.requests.at(-1);
+    expect(String(sent?.headers['content-type'])).toMatch(/^multipart\/form-data; boundary=/);
+    expect(sent?.headers['api-key']).toBe('azure-upstream-key');
+    expect(sent?.body).toContain('filename="scene.png"');
   });
 });
