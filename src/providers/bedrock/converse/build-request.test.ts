@@ -143,6 +143,18 @@ describe('IR request → Converse body', () => {
     expect(() => buildConverseBody(request, novaTarget)).toThrow(expect.objectContaining({ code: 'invalid_request', param: 'messages[1]' }));
   });
 
+  it('asks for structured output with the schema as JSON text, and marks a strict tool strict', () => {
+    const schema = { type: 'object', properties: { answer: { type: 'string' } }, required: ['answer'], additionalProperties: false };
+    const request = makeRequest({
+      responseFormat: { type: 'json_schema', name: 'answer', schema, description: 'The answer' },
+      tools: [{ type: 'function', name: 'lookup', parameters: { type: 'object', properties: {} }, strict: true }],
+    });
+    const body = buildConverseBody(request, novaTarget);
+    expect(body.outputConfig).toEqual({ textFormat: { type: 'json_schema', structure: { jsonSchema: { schema: JSON.stringify(schema), name: 'answer', description: 'The answer' } } } });
+    expect(body.toolConfig?.tools[0]).toEqual({ toolSpec: { name: 'lookup', inputSchema: { json: { type: 'object', properties: {} } }, strict: true } });
+    expect(buildConverseBody(makeRequest({ responseFormat: { type: 'json_object' } }), novaTarget)).not.toHaveProperty('outputConfig');
+  });
+
   it('refuses more than one choice', () => {
     expect(() => buildConverseBody(makeRequest({ params: { choiceCount: 2 } }), novaTarget)).toThrow(expect.objectContaining({ code: 'unsupported_parameter', param: 'n' }));
   });

@@ -5,10 +5,31 @@ import type { UpstreamHttpRequest, UpstreamTarget } from '../../provider-adapter
 import { encodeConversation } from './encode-messages.js';
 import { encodeReasoning } from './encode-reasoning.js';
 import { encodeToolConfig } from './encode-tools.js';
-import type { ConverseInferenceConfig, ConverseRequestBody } from './wire/converse-request.js';
+import type { ConverseInferenceConfig, ConverseOutputConfig, ConverseRequestBody } from './wire/converse-request.js';
 
 /** What a Converse call needs of its upstream: where Bedrock Runtime is, and the model id (or inference profile, or ARN). */
 export type ConverseTarget = Pick<UpstreamTarget, 'baseUrl' | 'model'>;
+
+/**
+ * A JSON-schema response format → Converse's structured output. `json_object` has no Converse
+ * counterpart; such prompts already ask for JSON, so it is not sent.
+ */
+function encodeOutputConfig(request: IrRequest): ConverseOutputConfig | undefined {
+  const format = request.responseFormat;
+  if (format?.type !== 'json_schema') return undefined;
+  return {
+    textFormat: {
+      type: 'json_schema',
+      structure: {
+        jsonSchema: {
+          schema: JSON.stringify(format.schema),
+          name: format.name,
+          ...(format.description === undefined ? {} : { description: format.description }),
+        },
+      },
+    },
+  };
+}
 
 /**
  * The Converse body for an IR request. `seed`, `top_k` and the frequency/presence penalties have
@@ -34,12 +55,14 @@ export function buildConverseBody(request: IrRequest, target: ConverseTarget): C
   const extras = request.extensions['bedrock'] ?? {};
   const extraFields = isRecord(extras['additionalModelRequestFields']) ? extras['additionalModelRequestFields'] : {};
   const additionalModelRequestFields = { ...extraFields, ...reasoning.fields };
+  const outputConfig = encodeOutputConfig(request);
   return {
     ...extras,
     messages: conversation.messages,
     ...(conversation.system.length > 0 ? { system: conversation.system } : {}),
     ...(Object.keys(inferenceConfig).length > 0 ? { inferenceConfig } : {}),
     ...(toolConfig === undefined ? {} : { toolConfig }),
+    ...(outputConfig === undefined ? {} : { outputConfig }),
     ...(Object.keys(additionalModelRequestFields).length > 0 ? { additionalModelRequestFields } : {}),
   };
 }

@@ -17,6 +17,7 @@ function encodeTool(tool: IrTool): ConverseTool[] {
           name: tool.name,
           ...(tool.description === undefined ? {} : { description: tool.description }),
           inputSchema: { json: objectSchema(tool.parameters) },
+          ...(tool.strict === true ? { strict: true } : {}),
         },
       };
       return tool.cacheControl === undefined ? [spec] : [spec, cachePoint];

@@ -72,6 +72,8 @@ export interface ConverseToolSpec {
     readonly name: string;
     readonly description?: string;
     readonly inputSchema: { readonly json: Readonly<Record<string, unknown>> };
+    /** Bedrock holds the call's input to the schema (structured outputs' strict tool use). */
+    readonly strict?: boolean;
   };
 }
 
@@ -94,11 +96,23 @@ export interface ConverseInferenceConfig {
   readonly stopSequences?: readonly string[];
 }
 
+/**
+ * Structured output (`OutputConfig.textFormat`): the answer's text follows a JSON schema, which
+ * Converse takes as JSON text, not as an object.
+ */
+export interface ConverseOutputConfig {
+  readonly textFormat: {
+    readonly type: 'json_schema';
+    readonly structure: { readonly jsonSchema: { readonly schema: string; readonly name?: string; readonly description?: string } };
+  };
+}
+
 export interface ConverseRequestBody {
   readonly messages: readonly ConverseMessage[];
   readonly system?: readonly ConverseSystemBlock[];
   readonly inferenceConfig?: ConverseInferenceConfig;
   readonly toolConfig?: ConverseToolConfig;
+  readonly outputConfig?: ConverseOutputConfig;
   /** Model-specific fields passed to the model as they are (Claude's `thinking`, gpt-oss's `reasoning_effort`). */
   readonly additionalModelRequestFields?: Readonly<Record<string, unknown>>;
   readonly [extra: string]: unknown;
