@@ -68,6 +68,19 @@ describe('ConverseStream → IR events', () => {
     expect(decoder.end()).toEqual([]);
   });
 
+  it('reports the stop sequence Claude names in messageStop, and cache figures from metadata', () => {
+    const decoder = createConverseStreamDecoder(makeRequest({ stream: true }));
+    decoder.push('messageStart', '{"role":"assistant"}');
+    decoder.push('contentBlockDelta', '{"contentBlockIndex":0,"delta":{"text":"one two"}}');
+    decoder.push('messageStop', '{"stopReason":"stop_sequence","additionalModelResponseFields":{"delta":{"stop_sequence":"three"}}}');
+    const end = decoder.push('metadata', '{"usage":{"inputTokens":4,"outputTokens":2,"cacheReadInputTokens":1024,"cacheWriteInputTokens":2048,"totalTokens":3078,"cacheDetails":[{"inputTokens":2048,"ttl":"1h"}]}}');
+    expect(end).toEqual([{
+      type: 'response-end',
+      finish: { reason: 'stop-sequence', raw: 'stop_sequence', stopSequence: 'three' },
+      usage: { inputUncached: 4, cacheRead: 1024, cacheWrite: 2048, cacheWriteOneHour: 2048, output: 2, reasoning: 0 },
+    }]);
+  });
+
   it('ends with the stop reason when the stream closes without usage after messageStop', () => {
     const decoder = createConverseStreamDecoder(makeRequest({ stream: true }));
     decoder.push('messageStart', '{"role":"assistant"}');
