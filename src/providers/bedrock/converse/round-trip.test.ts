@@ -5,7 +5,7 @@ import { readJsonFixture } from '../../../../test/support/fixtures.js';
 import { buildConverseBody, decodeConverseResponse } from './index.js';
 import { novaTarget } from './converse.test-support.js';
 
-function format(name: 'chat' | 'messages'): ClientFormat {
+function format(name: 'chat' | 'messages' | 'responses'): ClientFormat {
   const found = clientFormats[name];
   if (found === undefined) throw new Error(`no ${name} format`);
   return found;
@@ -77,5 +77,23 @@ describe('reasoning through Converse, as a Messages client sees it', () => {
     };
     const secondConverse = buildConverseBody(messages.decodeRequest(secondBody), novaTarget);
     expect(secondConverse.messages[1]?.content[0]).toEqual({ reasoningContent: { reasoningText: { text: reasoningText?.text, signature: reasoningText?.signature } } });
+  });
+});
+
+describe('reasoning through Converse, as a Responses client sees it', () => {
+  it('hands the signature out as encrypted_content tagged as Bedrock\'s and sends it back to Converse unchanged', () => {
+    const responses = format('responses');
+    const firstBody = { model: 'claude-on-converse', input: 'How many r are in strawberry?', store: false };
+    const firstRequest = responses.decodeRequest(firstBody);
+    const answer = decodeConverseResponse(readJsonFixture('bedrock/converse/amazon-bedrock-reasoning.json'), firstRequest);
+    const reasoning = answer.content[0]?.type === 'reasoning' ? answer.content[0] : undefined;
+    const signature = reasoning?.blob?.value;
+    const encoded = responses.encodeResponse(answer, { requestId: 'req_3', model: 'claude-on-converse', request: firstRequest }) as { output: Record<string, unknown>[] };
+    const reasoningItem = encoded.output.find((item) => item['type'] === 'reasoning');
+    expect(reasoningItem?.['encrypted_content']).toBe(`switchyard.v1.bedrock.signed.${signature ?? ''}`);
+
+    const secondBody = { ...firstBody, input: [{ role: 'user', content: 'How many r are in strawberry?' }, ...encoded.output, { role: 'user', content: 'And in raspberry?' }] };
+    const secondConverse = buildConverseBody(responses.decodeRequest(secondBody), novaTarget);
+    expect(secondConverse.messages[1]?.content[0]).toEqual({ reasoningContent: { reasoningText: { text: reasoning?.text, signature } } });
   });
 });
