@@ -59,9 +59,11 @@ export function catalogModelFromConfig(model: ModelConfig, where: string, config
   }
 
   const firstTarget = routes[0]?.target;
-  const datasetEntries =
+  // The route's upstream model first; then the public id, for a route naming what the dataset cannot
+  // know (an Azure deployment's own name), where the operator's model id says which model it is.
+  const datasetPrice =
     firstTarget === undefined ? undefined : (options.tokenPriceDefaults?.(firstTarget.kind, firstTarget.model) ?? options.tokenPriceDefaults?.(firstTarget.kind, model.id));
-  const defaults = datasetEntries === undefined || datasetEntries.length === 0 ? undefined : scheduleOf(datasetEntries, 'dataset');
+  const defaults = datasetPrice === undefined || datasetPrice.entries.length === 0 ? undefined : scheduleOf(datasetPrice.entries, datasetPrice.source, datasetPrice.origin);
   const prices = schedule(where, () => buildPriceSchedule(configuredPrices, defaults, 'text'));
   return { ...base, ownedBy: model.owned_by ?? routeOwner(model), created: createdAt(prices, now), callable: reachable, prices };
 }

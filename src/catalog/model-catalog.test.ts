@@ -15,7 +15,11 @@ function catalog(models: unknown[], tokenPriceDefaults?: TokenPriceDefaults): Mo
 const flat = (usd: string) => ({ base: parseUsdToPico(usd), tiers: [] });
 const datasetPrice: TokenPriceDefaults = (_kind, modelId) =>
   modelId === 'known-upstream'
-    ? [{ effectiveFrom: '2025-01-01', text: { input: flat('2'), output: flat('8'), cacheRead: flat('0.5'), cacheWrite: flat('2'), cacheWriteOneHour: flat('2'), reasoning: flat('8') } }]
+    ? {
+        entries: [{ effectiveFrom: '2025-01-01', text: { input: flat('2'), output: flat('8'), cacheRead: flat('0.5'), cacheWrite: flat('2'), cacheWriteOneHour: flat('2'), reasoning: flat('8') } }],
+        source: 'vendor-dataset',
+        origin: { provider: 'openai', model: 'known-upstream', lookedUp: modelId },
+      }
     : undefined;
 const million = { inputUncached: 1_000_000, cacheRead: 0, cacheWrite: 0, output: 0, reasoning: 0 };
 
@@ -48,7 +52,8 @@ describe('the model catalog', () => {
       datasetPrice,
     );
     const at = new Date('2026-06-01T00:00:00Z');
-    expect(models.find('plain')?.prices?.source).toBe('dataset');
+    expect(models.find('plain')?.prices?.source).toBe('vendor-dataset');
+    expect(models.find('marked')?.prices).toMatchObject({ source: 'vendor-dataset', origin: { provider: 'openai', model: 'known-upstream' } });
     expect(costNanoUsd(priceAt(models.find('plain')?.prices, at), { tokens: million })).toBe(2_000_000_000n);
     expect(costNanoUsd(priceAt(models.find('marked')?.prices, at), { tokens: million })).toBe(2_500_000_000n);
     expect(models.find('unknown')?.prices).toBeUndefined();
