@@ -1,3 +1,4 @@
+import { priceSourceRecord } from '../../catalog/publish/price-source-record.js';
 import type { RouteCircuit } from '../../routing/circuit-breaker.js';
 import { errorResponse } from '../../http/error-response.js';
 import type { GatewayContext } from '../../http/exchange.js';
@@ -7,7 +8,8 @@ import { adminCaller } from './admin-caller.js';
 
 /**
  * `GET /admin/routes`: every model's routes in order, each with its circuit breaker as this
- * instance sees it (breakers are per process: another instance may see the same route otherwise).
+ * instance sees it (breakers are per process: another instance may see the same route otherwise),
+ * and where the model's prices came from.
  */
 export async function handleAdminRoutes(context: GatewayContext, services: GatewayServices): Promise<Response> {
   const requestId = context.get('requestId');
@@ -18,6 +20,7 @@ export async function handleAdminRoutes(context: GatewayContext, services: Gatew
       object: 'admin.model_routes',
       model: model.id,
       output_modality: model.outputModality,
+      ...priceSourceRecord(model),
       routes: services.circuitBreakers.describe(model.routes, routing.circuit_breaker).map(routeObject),
     }));
     return jsonAnswer({ object: 'list', circuit_breaker: routing.circuit_breaker, data }, requestId);
