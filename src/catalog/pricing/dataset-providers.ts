@@ -1,13 +1,5 @@
 import type { ProviderKind } from '../../providers/provider-adapter.js';
 
-/**
- * The kinds of upstream that resell other vendors' models under a cloud account. They are priced
- * here by name, so their prices do not wait for their upstreams.
- */
-export type CloudProviderKind = 'bedrock' | 'vertex' | 'azure';
-
-export type PricedProviderKind = ProviderKind | CloudProviderKind;
-
 /** Where a kind's prices are in the pricing dataset. */
 export interface DatasetProvider {
   /** The dataset's provider id. */
@@ -27,7 +19,7 @@ export interface DatasetProvider {
  * AI's prices (both price pages are its sources) and Claude's rows on Vertex, and names Anthropic
  * as its fallback.
  */
-const datasetProviders: Readonly<Record<PricedProviderKind, DatasetProvider | undefined>> = {
+const datasetProviders: Readonly<Record<ProviderKind, DatasetProvider | undefined>> = {
   openai: { id: 'openai', cloud: false },
   anthropic: { id: 'anthropic', cloud: false },
   gemini: { id: 'google', cloud: false },
@@ -37,7 +29,7 @@ const datasetProviders: Readonly<Record<PricedProviderKind, DatasetProvider | un
   azure: { id: 'azure', cloud: true },
 };
 
-/** The dataset provider of a provider kind; undefined for a kind the dataset cannot price. */
+/** The dataset provider of a provider kind (a string: any kind, known or not); undefined for a kind the dataset cannot price. */
 export function datasetProviderOf(kind: string): DatasetProvider | undefined {
-  return Object.hasOwn(datasetProviders, kind) ? datasetProviders[kind as PricedProviderKind] : undefined;
+  return Object.hasOwn(datasetProviders, kind) ? datasetProviders[kind as ProviderKind] : undefined;
 }
