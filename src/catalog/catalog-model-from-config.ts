@@ -3,6 +3,7 @@ import { ConfigError } from '../config/load-config.js';
 import { builtinSimulatorUrl } from '../config/default-config.js';
 import type { UpstreamTarget } from '../providers/provider-adapter.js';
 import { adapterForKind } from '../providers/registry.js';
+import { bedrockRuntimeUrl } from '../providers/bedrock/index.js';
 import type { CatalogModel, CatalogOptions, CatalogRoute } from './model-catalog.js';
 import { buildPriceSchedule } from './pricing/build-price-schedule.js';
 import type { PriceSchedule } from './pricing/model-price.js';
@@ -127,6 +128,8 @@ export function resolveBaseUrl(provider: ProviderConfig, simulatorUrl: string | 
     // Azure's classic form is rooted at the resource's origin; its v1 API below it.
     return provider.type === 'azure' && provider.api_version !== undefined ? simulatorUrl : `${simulatorUrl}${apiRoot.pathOnOrigin}`;
   }
-  const configured = provider.base_url ?? apiRoot.defaultBaseUrl;
+  // Bedrock's public endpoint is its region's.
+  const regional = provider.type === 'bedrock' && provider.region !== undefined ? bedrockRuntimeUrl(provider.region) : undefined;
+  const configured = provider.base_url ?? regional ?? apiRoot.defaultBaseUrl;
   return configured === undefined ? undefined : apiRoot.normalise(configured);
 }

@@ -21,6 +21,11 @@ describe('cloud provider settings', () => {
     ]);
   });
 
+  it('refuses an azure provider on the simulator without a key, since the simulator issues no Entra ID token', () => {
+    expect(problems({ type: 'azure', base_url: 'builtin:sim' })).toEqual([expect.stringMatching(/^providers\.cloud\.api_key: an azure provider on builtin:sim needs an api_key/)]);
+    expect(problems({ type: 'azure', base_url: 'builtin:sim', api_key: 'any', api_version: '2024-10-21' })).toEqual([]);
+  });
+
   it('refuses an azure provider without its resource URL', () => {
     expect(problems({ type: 'azure', api_key: 'k' })).toEqual([expect.stringMatching(/^providers\.cloud\.base_url: an azure provider needs its resource URL/)]);
   });
@@ -41,8 +46,13 @@ describe('cloud provider settings', () => {
     expect(problems({ type: 'azure', base_url: 'https://res.openai.azure.com/openai/v1', project: 'p' })).toEqual(['providers.cloud.project: only vertex providers take project']);
   });
 
+  it('takes a bedrock provider with its region alone (the default credential chain), with keys, or with an API key', () => {
+    expect(problems({ type: 'bedrock', region: 'us-east-1' })).toEqual([]);
+    expect(problems({ type: 'bedrock', region: 'us-east-1', access_key_id: 'AKIA', secret_access_key: 's', session_token: 't' })).toEqual([]);
+    expect(problems({ type: 'bedrock', region: 'us-east-1', api_key: 'b' })).toEqual([]);
+  });
+
   it('refuses the kinds the gateway cannot call yet, saying so', () => {
-    expect(problems({ type: 'bedrock', region: 'us-east-1' })).toEqual(['providers.cloud.type: "bedrock" upstreams are not available yet']);
     expect(problems({ type: 'vertex', project: 'p', location: 'global' })).toEqual(['providers.cloud.type: "vertex" upstreams are not available yet']);
   });
 });

@@ -25,7 +25,7 @@ export async function passthroughCall(
   const { format, adapter, route, text: generation } = context;
   const prepared = preparePassthroughBody(format.name, rawBody, parsedBody, route.target.model);
   // Upstreams whose body differs slightly from the client's (the model in the URL) rewrite it; others send it as prepared.
-  const upstreamText = generation.passthroughBody === undefined ? prepared.text : generation.passthroughBody(format.name, prepared.text, parsedBody, route.target);
+  const upstreamText = generation.passthroughBody === undefined ? prepared.text : generation.passthroughBody(format.name, prepared.text, parsedBody, route.target, context.forwarded);
   const scope = new StreamedCallScope(context.clientSignal, context.usageWaitMs);
   const abort = scope.upstream;
   const response = await sendAuthorized(adapter, route.target, {

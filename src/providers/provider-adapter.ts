@@ -137,7 +137,7 @@ export interface TextGeneration {
    * `model` or `stream` members, a platform version member), from the prepared body text and the
    * client's parsed body. Absent: the prepared body goes on unchanged.
    */
-  passthroughBody?(format: FormatName, prepared: string, parsed: Readonly<Record<string, unknown>>, target: UpstreamTarget): string;
+  passthroughBody?(format: FormatName, prepared: string, parsed: Readonly<Record<string, unknown>>, target: UpstreamTarget, forwarded: ForwardedHeaders): string;
   /** How this upstream's stream bytes become events, when they are not SSE (AWS event stream). */
   readonly createEventReader?: UpstreamEventReaderFactory;
 }
@@ -147,6 +147,12 @@ export interface TokenCounting {
   /** The client format whose count request the upstream takes as it is (model renamed). */
   readonly nativeFormat: FormatName;
   countUrl(target: UpstreamTarget): string;
+  /**
+   * The count request's body when the upstream wants another shape than the client's (Bedrock's
+   * CountTokens wraps the InvokeModel body), from the client's body with the model renamed.
+   * Absent: that body goes on as it is.
+   */
+  countBody?(prepared: string, target: UpstreamTarget, forwarded: ForwardedHeaders): string;
   /** The count in the upstream's answer; undefined when the answer holds none. */
   readInputTokens(body: unknown): number | undefined;
 }

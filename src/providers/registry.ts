@@ -1,5 +1,6 @@
 import type { FormatName } from '../ir/format-name.js';
 import { anthropicAdapter } from './anthropic/index.js';
+import { createClaudeOnBedrockAdapter } from './bedrock/index.js';
 import { geminiAdapter } from './gemini/index.js';
 import { createAzureAdapter, createOpenAIChatAdapter, openAIResponsesAdapter } from './openai/index.js';
 import type { ProviderAdapter, ProviderKind, UpstreamTarget } from './provider-adapter.js';
@@ -30,6 +31,7 @@ const adaptersByKind: Readonly<Partial<Record<ProviderKind, ProviderAdapter>>> =
   anthropic: anthropicAdapter,
   gemini: geminiAdapter,
   azure: createAzureAdapter(),
+  bedrock: createClaudeOnBedrockAdapter(anthropicAdapter),
 };
 
 /** The adapter for a kind of upstream, for what every upstream of that kind shares (its API root). */
