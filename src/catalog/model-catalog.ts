@@ -13,6 +13,11 @@ export interface CatalogRoute {
   readonly timeoutMs: number | undefined;
   /** The provider's `max_concurrency`; undefined for an uncapped provider, whose calls never meet the caps. */
   readonly maxConcurrency?: number;
+  /**
+   * A later route's own token prices, when the pricing dataset prices it at another row than the
+   * model's first route (the same model on a cloud): a call this route serves is charged them.
+   */
+  readonly prices?: PriceSchedule;
 }
 
 export interface CatalogModel {

@@ -8,6 +8,7 @@ import { claudeAnswer } from '../support/fake-bedrock/default-answers.js';
 import { startFakeBedrock, type FakeBedrock } from '../support/fake-bedrock/fake-bedrock.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
 import { insertLimitedKey } from '../support/limited-keys.js';
+import { closedPortUrl } from '../support/scripted-upstream/index.js';
 
 /**
  * Claude on a fake Bedrock (which checks every call's SigV4 signature) charged at Bedrock's rows of
@@ -28,12 +29,16 @@ const reported = { input_tokens: 1_000, cache_read_input_tokens: 200, cache_crea
 beforeAll(async () => {
   bedrock = await startFakeBedrock();
   gateway = await startTestGateway({
+    routing: { attempts_per_route: 1 },
     providers: {
+      // Anthropic's own API, down: its calls fall back to Bedrock.
+      anthropic: { type: 'anthropic', base_url: await closedPortUrl(), api_key: 'k' },
       bedrock: { type: 'bedrock', region: 'us-east-1', base_url: bedrock.url, access_key_id: bedrock.secret.accessKeyId, secret_access_key: bedrock.secret.secretAccessKey },
     },
     models: [
       { id: 'claude-us', routes: [{ provider: 'bedrock', model: usProfile }] },
       { id: 'claude-global', routes: [{ provider: 'bedrock', model: globalProfile }] },
+      { id: 'claude-anthropic-then-bedrock', routes: [{ provider: 'anthropic', model: 'claude-sonnet-4-5-20250929' }, { provider: 'bedrock', model: usProfile }] },
       { id: 'claude-application-profile', routes: [{ provider: 'bedrock', model: 'arn:aws:bedrock:us-east-1:111122223333:application-inference-profile/a1b2c3' }] },
     ],
   });
@@ -78,6 +83,7 @@ describe('prices of Claude on Bedrock', () => {
         'cloud-dataset',
         { provider: 'aws', model: globalProfile, looked_up: globalProfile, cross_region: { prefix: 'global', profile_priced: true, against_in_region: 'lower' } },
       ],
+      'claude-anthropic-then-bedrock': ['vendor-dataset', { provider: 'anthropic', model: 'claude-sonnet-4-5', looked_up: 'claude-sonnet-4-5-20250929' }],
       'claude-application-profile': ['none', null],
     });
   });
@@ -100,6 +106,18 @@ describe('prices of Claude on Bedrock', () => {
       expect([entry.inputUncached, entry.cacheRead, entry.cacheWrite, entry.output]).toEqual([1_000, 200, 100, 300]);
       expect(Number(entry.costNanoUsd) / 1e9).toBeCloseTo(entry.model === 'claude-us' ? regional : global, 9);
     }
+  });
+
+  it("charges a call that fell back from Anthropic's API to Bedrock at Bedrock's row, not at the model's published Anthropic price", async () => {
+    const { secret, id } = await insertLimitedKey(gateway.services.storage, { budgetNanoUsd: 10n ** 12n });
+    const anthropic = new Anthropic({ baseURL: gateway.url, apiKey: secret, maxRetries: 0 });
+    scriptAnswers(1);
+    await anthropic.messages.create({ model: 'claude-anthropic-then-bedrock', max_tokens: 64, messages: [{ role: 'user', content: 'hi' }] });
+    const [entry] = await entriesOf(id);
+    expect(entry?.provider).toBe('bedrock');
+    const regional = datasetUsd('aws', usProfile, 'regional.anthropic.claude-sonnet-4-5-20250929-v1:0');
+    expect(regional).not.toBeCloseTo(datasetUsd('anthropic', 'claude-sonnet-4-5-20250929', 'claude-sonnet-4-5'), 9);
+    expect(Number(entry?.costNanoUsd) / 1e9).toBeCloseTo(regional, 9);
   });
 
   it('refuses a model named by an application inference profile to a key with a budget, with nothing signed or sent', async () => {
