@@ -43,6 +43,9 @@ interface RouteHealth {
   state: 'closed' | 'open' | 'half_open';
   consecutive_failures: number;
   retry_at: string | null;
+  /** Set only on a route the dataset prices at another row than the model: what a call it serves costs. */
+  price_source?: ModelRoutes['price_source'];
+  price_dataset_row?: DatasetRow | null;
 }
 
 const modalities = ['text', 'image', 'video'] as const;
@@ -201,6 +204,12 @@ function RouteList(props: { routes: readonly RouteHealth[] }) {
             <span class={`badge ${badge}`}>{words}</span>
             {route.consecutive_failures > 0 ? <span class="hint"> · {route.consecutive_failures} failures in a row</span> : null}
             {route.retry_at === null ? null : <span class="hint"> · tried again at {new Date(route.retry_at).toLocaleTimeString()}</span>}
+            {route.price_dataset_row === undefined || route.price_dataset_row === null ? null : (
+              <span class="hint">
+                {' '}
+                · its calls priced at {route.price_dataset_row.provider} {route.price_dataset_row.model}
+              </span>
+            )}
           </li>
         );
       })}

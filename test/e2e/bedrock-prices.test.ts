@@ -108,6 +108,16 @@ describe('prices of Claude on Bedrock', () => {
     }
   });
 
+  it("shows a fallback route's own Bedrock price beside the model's Anthropic one", async () => {
+    const response = await fetch(`${gateway.url}/admin/routes`, { headers: { authorization: `Bearer ${adminSecret}` } });
+    const body = (await response.json()) as { data: { model: string; routes: Record<string, unknown>[] }[] };
+    const routes = body.data.find((entry) => entry.model === 'claude-anthropic-then-bedrock')?.routes ?? [];
+    expect(routes.map((route) => [route.provider, route.price_source, (route.price_dataset_row as { model?: string } | undefined)?.model])).toEqual([
+      ['anthropic', undefined, undefined],
+      ['bedrock', 'cloud-dataset', 'regional.anthropic.claude-sonnet-4-5-20250929-v1:0'],
+    ]);
+  });
+
   it("charges a call that fell back from Anthropic's API to Bedrock at Bedrock's row, not at the model's published Anthropic price", async () => {
     const { secret, id } = await insertLimitedKey(gateway.services.storage, { budgetNanoUsd: 10n ** 12n });
     const anthropic = new Anthropic({ baseURL: gateway.url, apiKey: secret, maxRetries: 0 });

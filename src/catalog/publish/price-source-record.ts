@@ -7,7 +7,7 @@ import type { CatalogModel } from '../model-catalog.js';
  * `none`; with the dataset row, when there is one. Clients' pricing records leave it out: their
  * shape is fixed.
  */
-export function priceSourceRecord(model: CatalogModel): Record<string, unknown> {
+export function priceSourceRecord(model: Pick<CatalogModel, 'prices'>): Record<string, unknown> {
   const schedule = model.prices;
   if (schedule === undefined) return { price_source: 'none', price_dataset_row: null };
   const origin = schedule.origin;

@@ -1,4 +1,5 @@
 import { priceSourceRecord } from '../../catalog/publish/price-source-record.js';
+import type { CatalogRoute } from '../../catalog/model-catalog.js';
 import type { RouteCircuit } from '../../routing/circuit-breaker.js';
 import { errorResponse } from '../../http/error-response.js';
 import type { GatewayContext } from '../../http/exchange.js';
@@ -21,7 +22,7 @@ export async function handleAdminRoutes(context: GatewayContext, services: Gatew
       model: model.id,
       output_modality: model.outputModality,
       ...priceSourceRecord(model),
-      routes: services.circuitBreakers.describe(model.routes, routing.circuit_breaker).map(routeObject),
+      routes: services.circuitBreakers.describe(model.routes, routing.circuit_breaker).map((circuit) => routeObject(circuit, model.routes)),
     }));
     return jsonAnswer({ object: 'list', circuit_breaker: routing.circuit_breaker, data }, requestId);
   } catch (error) {
@@ -29,8 +30,11 @@ export async function handleAdminRoutes(context: GatewayContext, services: Gatew
   }
 }
 
-function routeObject(circuit: RouteCircuit) {
+/** A route with a price of its own (the dataset prices it at another row than the model) says so; the others cost the model's price. */
+function routeObject(circuit: RouteCircuit, routes: readonly CatalogRoute[]) {
+  const ownPrices = routes.find((route) => route.target.providerName === circuit.provider && route.target.model === circuit.upstreamModel)?.prices;
   return {
+    ...(ownPrices === undefined ? {} : priceSourceRecord({ prices: ownPrices })),
     provider: circuit.provider,
     upstream_model: circuit.upstreamModel,
     state: circuit.state,
