@@ -143,11 +143,11 @@ describe('default token prices from the pinned dataset', () => {
     expect(lookup('gemini', 'gemini-2.5-flash-image')).toBeUndefined();
   });
 
-  it('converts every model of the three providers into a valid schedule', async () => {
+  it('converts every model of the vendors and clouds it prices into a valid schedule', async () => {
     const { findProvider } = await import('@pydantic/genai-prices');
-    for (const providerId of ['openai', 'anthropic', 'google']) {
+    for (const providerId of ['openai', 'anthropic', 'google', 'aws', 'azure', 'deepseek', 'x-ai', 'moonshotai']) {
       const provider: Provider | undefined = findProvider({ providerId });
-      expect(provider?.models.length).toBeGreaterThan(10);
+      expect(provider?.models.length).toBeGreaterThan(0);
       for (const model of provider?.models ?? []) {
         const entries = datasetPriceEntries(model);
         if (entries !== undefined) expect(() => scheduleOf(entries, 'vendor-dataset'), model.id).not.toThrow();
