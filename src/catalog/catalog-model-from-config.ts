@@ -8,6 +8,7 @@ import type { CatalogModel, CatalogOptions, CatalogRoute } from './model-catalog
 import { buildPriceSchedule } from './pricing/build-price-schedule.js';
 import type { PriceSchedule } from './pricing/model-price.js';
 import { priceEntryFromConfig } from './pricing/price-entry-from-config.js';
+import { routeTokenDefaults, withRouteTokenPrices } from './pricing/route-token-prices.js';
 import { priceAt, scheduleOf } from './pricing/price-schedule.js';
 import { builtinImageRecords } from './records/builtin-image-records.js';
 import { builtinVideoRecords } from './records/builtin-video-records.js';
@@ -60,12 +61,13 @@ export function catalogModelFromConfig(model: ModelConfig, where: string, config
     return { ...base, ownedBy: model.owned_by ?? builtin?.ownedBy ?? routeOwner(model), created: createdAt(prices, now), callable, prices, video };
   }
 
-  const firstTarget = routes[0]?.target;
-  const datasetEntries =
-    firstTarget === undefined ? undefined : (options.tokenPriceDefaults?.(firstTarget.kind, firstTarget.model) ?? options.tokenPriceDefaults?.(firstTarget.kind, model.id));
-  const defaults = datasetEntries === undefined || datasetEntries.length === 0 ? undefined : scheduleOf(datasetEntries, 'dataset');
+  // The model's price is its first route's: the one published, and charged unless a later route
+  // that serves a call has a price of its own.
+  const firstRoute = routes[0];
+  const defaults = firstRoute === undefined ? undefined : routeTokenDefaults(firstRoute, model.id, options.tokenPriceDefaults);
   const prices = schedule(where, () => buildPriceSchedule(configuredPrices, defaults, 'text'));
-  return { ...base, ownedBy: model.owned_by ?? routeOwner(model), created: createdAt(prices, now), callable: reachable, prices };
+  const pricedRoutes = schedule(where, () => withRouteTokenPrices(routes, model.id, configuredPrices, defaults, options.tokenPriceDefaults));
+  return { ...base, routes: pricedRoutes, ownedBy: model.owned_by ?? routeOwner(model), created: createdAt(prices, now), callable: reachable, prices };
 }
 
 /** The settings of a cloud kind, carried on its targets for its adapter. */
@@ -94,7 +96,7 @@ function providerNamed(config: GatewayConfig, name: string): ProviderConfig {
 }
 
 /** Price errors (two prices on one day, a markup finer than a pico-USD) name the model's field. */
-function schedule(where: string, build: () => PriceSchedule | undefined): PriceSchedule | undefined {
+function schedule<Built>(where: string, build: () => Built): Built {
   try {
     return build();
   } catch (error) {
