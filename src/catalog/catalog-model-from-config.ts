@@ -30,6 +30,7 @@ export function catalogModelFromConfig(model: ModelConfig, where: string, config
       ...(provider.api_key ? { apiKey: provider.api_key } : {}),
       ...(provider.headers ? { headers: provider.headers } : {}),
       ...(provider.responses ? { servesResponses: true } : {}),
+      ...cloudSettings(provider),
     };
     return [{ target, timeoutMs: route.timeout_ms ?? provider.timeout_ms, ...(provider.max_concurrency === undefined ? {} : { maxConcurrency: provider.max_concurrency }) }];
   });
@@ -66,6 +67,25 @@ export function catalogModelFromConfig(model: ModelConfig, where: string, config
   return { ...base, ownedBy: model.owned_by ?? routeOwner(model), created: createdAt(prices, now), callable: reachable, prices };
 }
 
+/** The settings of a cloud kind, carried on its targets for its adapter. */
+function cloudSettings(provider: ProviderConfig): Pick<UpstreamTarget, 'bedrock' | 'vertex' | 'azure'> {
+  if (provider.type === 'bedrock' && provider.region !== undefined) {
+    return {
+      bedrock: {
+        region: provider.region,
+        ...(provider.access_key_id === undefined ? {} : { accessKeyId: provider.access_key_id }),
+        ...(provider.secret_access_key === undefined ? {} : { secretAccessKey: provider.secret_access_key }),
+        ...(provider.session_token === undefined ? {} : { sessionToken: provider.session_token }),
+      },
+    };
+  }
+  if (provider.type === 'vertex' && provider.project !== undefined && provider.location !== undefined) {
+    return { vertex: { project: provider.project, location: provider.location, ...(provider.credentials_file === undefined ? {} : { credentialsFile: provider.credentials_file }) } };
+  }
+  if (provider.type === 'azure') return { azure: provider.api_version === undefined ? {} : { apiVersion: provider.api_version } };
+  return {};
+}
+
 /** A route's provider; load-config has checked that the name is configured (an own entry, not `toString`). */
 function providerNamed(config: GatewayConfig, name: string): ProviderConfig {
   if (!Object.hasOwn(config.providers, name)) throw new ConfigError(`unknown provider "${name}"`);
@@ -100,7 +120,11 @@ function isCallable(target: UpstreamTarget, provider: ProviderConfig): boolean {
 /** The API root of a provider as its kind's SDK takes it; undefined when it cannot be reached. */
 export function resolveBaseUrl(provider: ProviderConfig, simulatorUrl: string | undefined): string | undefined {
   const { apiRoot } = adapterForKind(provider.type);
-  if (provider.base_url === builtinSimulatorUrl) return simulatorUrl === undefined ? undefined : `${simulatorUrl}${apiRoot.pathOnOrigin}`;
+  if (provider.base_url === builtinSimulatorUrl) {
+    if (simulatorUrl === undefined) return undefined;
+    // Azure's classic form is rooted at the resource's origin; its v1 API below it.
+    return provider.type === 'azure' && provider.api_version !== undefined ? simulatorUrl : `${simulatorUrl}${apiRoot.pathOnOrigin}`;
+  }
   const configured = provider.base_url ?? apiRoot.defaultBaseUrl;
   return configured === undefined ? undefined : apiRoot.normalise(configured);
 }

@@ -1,7 +1,7 @@
 import type { FormatName } from '../ir/format-name.js';
 import { anthropicAdapter } from './anthropic/index.js';
 import { geminiAdapter } from './gemini/index.js';
-import { createOpenAIChatAdapter, openAIResponsesAdapter } from './openai/index.js';
+import { createAzureAdapter, createOpenAIChatAdapter, openAIResponsesAdapter } from './openai/index.js';
 import type { ProviderAdapter, ProviderKind, UpstreamTarget } from './provider-adapter.js';
 
 /** The same adapter, passing through more client formats because the upstream serves them too. */
@@ -20,21 +20,27 @@ const openAI = passingThrough(openAIResponsesAdapter, ['chat', 'responses']);
 /** A compatible server that says it serves the Responses API too (`responses: true`). */
 const compatibleWithResponses = passingThrough(compatibleChat, ['chat', 'responses']);
 
-/** One adapter per upstream kind. Adding an upstream kind is one folder and one line here. */
-const adaptersByKind: Readonly<Record<ProviderKind, ProviderAdapter>> = {
+/**
+ * One adapter per upstream kind. Adding an upstream kind is one folder and one line here. A kind
+ * without one yet is refused when the configuration is loaded, so no call reaches the gap.
+ */
+const adaptersByKind: Readonly<Partial<Record<ProviderKind, ProviderAdapter>>> = {
   openai: openAI,
   'openai-compatible': compatibleChat,
   anthropic: anthropicAdapter,
   gemini: geminiAdapter,
+  azure: createAzureAdapter(),
 };
 
 /** The adapter for a kind of upstream, for what every upstream of that kind shares (its API root). */
 export function adapterForKind(kind: ProviderKind): ProviderAdapter {
-  return adaptersByKind[kind];
+  const adapter = adaptersByKind[kind];
+  if (adapter === undefined) throw new Error(`"${kind}" upstreams are not available yet`);
+  return adapter;
 }
 
 /** The adapter for one upstream. */
 export function adapterFor(target: UpstreamTarget): ProviderAdapter {
   if (target.kind === 'openai-compatible' && target.servesResponses === true) return compatibleWithResponses;
-  return adaptersByKind[target.kind];
+  return adapterForKind(target.kind);
 }

@@ -16,6 +16,10 @@ const datasetProviderIds: Readonly<Record<ProviderKind, string | undefined>> = {
   anthropic: 'anthropic',
   gemini: 'google',
   'openai-compatible': undefined,
+  // The cloud platforms bill their own prices, under ids of their own: until mapped, from the config.
+  bedrock: undefined,
+  vertex: undefined,
+  azure: undefined,
 };
 
 type FindProvider = (options: { readonly providerId: string }) => Provider | undefined;

@@ -5,6 +5,7 @@ import type { VideoContentVariant } from '../../ir/video-generation.js';
 import { decodeUpstreamError } from '../../providers/decode-upstream-error.js';
 import type { ProviderAdapter, UpstreamTarget } from '../../providers/provider-adapter.js';
 import { flattenHeaders, readBodyText, sendUpstream, type UpstreamResponse } from '../../upstream/upstream-client.js';
+import { sendAuthorized } from '../../upstream/send-authorized.js';
 import type { ContentStore, StoredContent } from '../content-store/content-store.js';
 import { allowsPrivateAddresses, assertOutsideHost, outsideOnlyDispatcher, type PrivateAddressRule } from './download-address-guard.js';
 import { createMp4Probe } from './mp4-duration.js';
@@ -60,16 +61,18 @@ async function fetchFollowingRedirects(target: DownloadTarget, signal: AbortScop
   for (let hop = 0; hop <= maxRedirects; hop++) {
     const parsed = new URL(url);
     const dispatcher = dispatcherFor(parsed, providerOrigin, insideAllowed);
-    const headers = parsed.origin === origin ? target.headers : {};
-    const response = await sendUpstream({
-      method: 'GET',
+    const ownOrigin = parsed.origin === origin;
+    const call = {
+      method: 'GET' as const,
       url,
-      headers: withoutBodyHeaders(headers),
+      headers: withoutBodyHeaders(ownOrigin ? target.headers : {}),
       signal,
       timeoutMs: target.timeoutMs,
       maxAnswerBytes: target.maxBytes,
       ...(dispatcher === undefined ? {} : { dispatcher }),
-    });
+    };
+    // The provider's authorization, like its headers, goes only to the content's own origin.
+    const response = ownOrigin ? await sendAuthorized(target.adapter, target.upstream, call) : await sendUpstream(call);
     const location = response.headers.location;
     if (!redirectStatuses.has(response.statusCode) || typeof location !== 'string') return response;
     await readBodyText(response);
