@@ -125,6 +125,7 @@ export function resolveBaseUrl(provider: ProviderConfig, simulatorUrl: string | 
     // Azure's classic form is rooted at the resource's origin; its v1 API below it.
     return provider.type === 'azure' && provider.api_version !== undefined ? simulatorUrl : `${simulatorUrl}${apiRoot.pathOnOrigin}`;
   }
-  const configured = provider.base_url ?? apiRoot.defaultBaseUrl;
+  const located = provider.location === undefined ? undefined : apiRoot.defaultBaseUrlAt?.(provider.location);
+  const configured = provider.base_url ?? apiRoot.defaultBaseUrl ?? located;
   return configured === undefined ? undefined : apiRoot.normalise(configured);
 }

@@ -8,7 +8,7 @@ import { builtinSimulatorUrl } from './default-config.js';
 export const providerTypes = ['openai', 'openai-compatible', 'anthropic', 'gemini', 'bedrock', 'vertex', 'azure'] as const;
 
 /** Kinds the configuration names whose adapters the gateway does not have yet: refused at start. */
-const providerTypesNotAvailable: ReadonlySet<string> = new Set(['bedrock', 'vertex']);
+const providerTypesNotAvailable: ReadonlySet<string> = new Set(['bedrock']);
 
 /**
  * Checked at load: without its scheme (`api.example.com/v1`, `localhost:11434`) a URL would pass as

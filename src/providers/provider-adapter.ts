@@ -115,6 +115,8 @@ export interface StreamDecoder {
 export interface ApiRoot {
   /** The vendor's public API root; absent for kinds that exist only where an operator runs them. */
   readonly defaultBaseUrl?: string;
+  /** For vendors whose root depends on where the models run (Vertex's location): the root there. */
+  defaultBaseUrlAt?(location: string): string;
   /** Appended to a bare origin (the built-in simulator) to reach this kind's API root. */
   readonly pathOnOrigin: string;
   /** A configured root as the SDK takes it: trailing slashes and a redundant version segment dropped. */
@@ -147,6 +149,8 @@ export interface TokenCounting {
   /** The client format whose count request the upstream takes as it is (model renamed). */
   readonly nativeFormat: FormatName;
   countUrl(target: UpstreamTarget): string;
+  /** The count body an upstream wants when it differs from the client's (a platform version member); absent: as it is. */
+  countBody?(body: string): string;
   /** The count in the upstream's answer; undefined when the answer holds none. */
   readInputTokens(body: unknown): number | undefined;
 }

@@ -3,6 +3,7 @@ import { anthropicAdapter } from './anthropic/index.js';
 import { geminiAdapter } from './gemini/index.js';
 import { createAzureAdapter, createOpenAIChatAdapter, openAIResponsesAdapter } from './openai/index.js';
 import type { ProviderAdapter, ProviderKind, UpstreamTarget } from './provider-adapter.js';
+import { vertexAdapterFor } from './vertex/index.js';
 
 /** The same adapter, passing through more client formats because the upstream serves them too. */
 function passingThrough(adapter: ProviderAdapter, nativeFormats: readonly FormatName[]): ProviderAdapter {
@@ -30,6 +31,8 @@ const adaptersByKind: Readonly<Partial<Record<ProviderKind, ProviderAdapter>>> =
   anthropic: anthropicAdapter,
   gemini: geminiAdapter,
   azure: createAzureAdapter(),
+  // Gemini's, for what every Vertex provider shares; each call's adapter is chosen by its model.
+  vertex: vertexAdapterFor({ model: '' }),
 };
 
 /** The adapter for a kind of upstream, for what every upstream of that kind shares (its API root). */
@@ -42,5 +45,6 @@ export function adapterForKind(kind: ProviderKind): ProviderAdapter {
 /** The adapter for one upstream. */
 export function adapterFor(target: UpstreamTarget): ProviderAdapter {
   if (target.kind === 'openai-compatible' && target.servesResponses === true) return compatibleWithResponses;
+  if (target.kind === 'vertex') return vertexAdapterFor(target);
   return adapterForKind(target.kind);
 }

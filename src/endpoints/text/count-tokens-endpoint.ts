@@ -69,7 +69,8 @@ interface UpstreamCount {
 }
 
 async function countUpstream({ adapter, counting, route, rawBody, forwarded, signal, timeoutMs }: UpstreamCount): Promise<number> {
-  const body = replaceTopLevelString(rawBody, 'model', route.target.model) ?? rawBody;
+  const renamed = replaceTopLevelString(rawBody, 'model', route.target.model) ?? rawBody;
+  const body = counting.countBody === undefined ? renamed : counting.countBody(renamed);
   const response = await sendAuthorized(adapter, route.target, {
     url: counting.countUrl(route.target),
     headers: adapter.upstreamHeaders(route.target, forwarded),

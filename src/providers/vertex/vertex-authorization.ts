@@ -1,0 +1,15 @@
+import type { AuthorizationHeaders, UpstreamTarget } from '../provider-adapter.js';
+import { vertexCredentialsFor } from './vertex-credentials.js';
+import { vertexSettings } from './vertex-endpoint.js';
+
+const bearer = (token: string): AuthorizationHeaders => ({ authorization: `Bearer ${token}` });
+
+/**
+ * The OAuth2 bearer for a call to Vertex. A cached token is returned at once, so a call with one
+ * pays no extra turn of the event loop; only a call that must wait for a new token awaits it.
+ */
+export function authorizeVertex(target: UpstreamTarget): AuthorizationHeaders | Promise<AuthorizationHeaders> {
+  const credentials = vertexCredentialsFor(vertexSettings(target).credentialsFile);
+  const token = credentials.current();
+  return token === undefined ? credentials.accessToken().then(bearer) : bearer(token);
+}
