@@ -60,7 +60,7 @@ export async function passthroughCall(
   const completion = new Promise<CallCompletion>((resolve) => (resolveCompletion = resolve));
   const relay: RelayOutcome = { failed: false };
   const body = await commitOnFirstChunk(
-    relayStream(response, tap, context, prepared.injectedUsageChunk, scope, relay),
+    relayStream(response, tap, context, prepared.injectedUsageChunk, scope, relay, generation.createEventReader),
     // A stream that ended with the gateway's error event was not delivered whole.
     (completed) =>
       resolveCompletion({

@@ -5,6 +5,7 @@ import type { ChunkStream } from '../call/commit-stream.js';
 import type { DeliveredOutput } from '../call/call-outcome.js';
 import { readOnIfClientLeft } from '../call/read-on-if-client-left.js';
 import { createSseReader } from '../upstream/sse-reader.js';
+import type { UpstreamEventReaderFactory } from '../providers/provider-adapter.js';
 import { upstreamTransportError, type UpstreamResponse } from '../upstream/upstream-client.js';
 import type { StreamedCallScope } from '../call/streamed-call-scope.js';
 import { DeliveredText } from '../tokens/delivered-text.js';
@@ -42,12 +43,12 @@ export async function* relayStream(
   dropUsageChunk: boolean,
   scope: StreamedCallScope,
   outcome: RelayOutcome = { failed: false },
+  /** How the upstream's stream becomes events when it is not SSE (the AWS event stream): each is re-framed as SSE. */
+  reframing?: UpstreamEventReaderFactory,
 ): ChunkStream {
   const delivered = new DeliveredText({ carriesText: context.format.streamEventCarriesText, textOf: context.format.streamEventText });
   // The upstream's error events hold its own text: scrubbed, whole, before they are relayed.
   const scrubber = createErrorEventScrubber((text) => scrubUpstreamText(text, context.route.target));
-  // An upstream whose stream is not SSE (the AWS event stream) is re-framed: each event is sent on as SSE.
-  const reframing = context.text.createEventReader;
   let reframed = '';
   const reader = (reframing ?? createSseReader)((event) => {
     tap.observe(event.event, event.data);
