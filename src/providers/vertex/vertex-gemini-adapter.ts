@@ -8,6 +8,7 @@ import { createGeminiStreamDecoder } from '../gemini/stream-decoder.js';
 import { vertexApiRoot } from './vertex-api-root.js';
 import { authorizeVertex } from './vertex-authorization.js';
 import { vertexGenerateUrl, vertexModelUrl } from './vertex-endpoint.js';
+import { vertexVeoGeneration } from './vertex-veo.js';
 
 /** Operator headers after the content type; the credential is added by `authorize`, never configured. */
 function vertexHeaders(target: UpstreamTarget): Record<string, string> {
@@ -29,7 +30,7 @@ const vertexImageGeneration: ImageGeneration = {
 };
 
 /**
- * Gemini on Vertex AI: the body, answers and stream of the Gemini adapter, at the project's
+ * Gemini, Imagen and Veo on Vertex AI: the body, answers and stream of the Gemini adapter, at the project's
  * regional model path, with an OAuth2 bearer instead of an API key. Every turn carries its `role`
  * (which Vertex requires), as the Gemini body already does.
  */
@@ -52,4 +53,5 @@ export const vertexGeminiAdapter: TextProviderAdapter = {
     passthroughUrl: (_format, target, stream) => vertexGenerateUrl(target, stream),
   },
   images: vertexImageGeneration,
+  videos: vertexVeoGeneration,
 };
