@@ -6,7 +6,7 @@
  * first use: each dynamic import() becomes a chunk of its own.
  *
  * Left out of the bundle, loaded from node_modules as they are: native modules (better-sqlite3,
- * sharp), what is loaded on first use only and is large (the AWS SDK, pg, ioredis, mediabunny,
+ * sharp), what is loaded on first use only and is large (the AWS SDK, Azure's identity library, pg, ioredis, mediabunny,
  * gpt-tokenizer, the pricing dataset, busboy), and what is loaded with `require` (yaml; undici's
  * dispatcher, upstream/undici-agent.ts), which the bundler leaves as it is.
  *
@@ -27,6 +27,7 @@ export const notBundled = [
   'better-sqlite3-13',
   'sharp',
   '@aws-sdk/*',
+  '@azure/*',
   'pg',
   'ioredis',
   'mediabunny',

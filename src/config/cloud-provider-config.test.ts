@@ -21,6 +21,11 @@ describe('cloud provider settings', () => {
     ]);
   });
 
+  it('refuses an azure provider on the simulator without a key, since the simulator issues no Entra ID token', () => {
+    expect(problems({ type: 'azure', base_url: 'builtin:sim' })).toEqual([expect.stringMatching(/^providers\.cloud\.api_key: an azure provider on builtin:sim needs an api_key/)]);
+    expect(problems({ type: 'azure', base_url: 'builtin:sim', api_key: 'any', api_version: '2024-10-21' })).toEqual([]);
+  });
+
   it('refuses an azure provider without its resource URL', () => {
     expect(problems({ type: 'azure', api_key: 'k' })).toEqual([expect.stringMatching(/^providers\.cloud\.base_url: an azure provider needs its resource URL/)]);
   });

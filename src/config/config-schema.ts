@@ -75,7 +75,8 @@ const providerSchema = z
     if (provider.type === 'azure') {
       if (provider.base_url === undefined) refuse('base_url', 'an azure provider needs its resource URL (https://{resource}.openai.azure.com/openai/v1, or the classic https://{resource}.openai.azure.com with api_version)');
       else if (provider.base_url === builtinSimulatorUrl) {
-        // The simulator answers both forms: the classic one when an API version is given.
+        // The simulator answers both forms (the classic one when an API version is given) and takes any key, but does not play Entra ID.
+        if (provider.api_key === undefined) refuse('api_key', 'an azure provider on builtin:sim needs an api_key (any value): the simulator does not issue Entra ID tokens');
       } else if (isAzureV1Url(provider.base_url)) {
         if (provider.api_version !== undefined) refuse('api_version', 'the v1 API (a base_url ending in /openai/v1) takes no api_version');
       } else if (provider.api_version === undefined) {

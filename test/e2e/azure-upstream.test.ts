@@ -1,5 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
-import OpenAI from 'openai';
+import OpenAI, { toFile } from 'openai';
+import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fixtureChunks, readFixture, sseFromChunks } from '../support/fixtures.js';
 import { startTestGateway, waitForLedgerEntry, type TestGateway } from '../support/gateway-harness.js';
@@ -187,6 +188,31 @@ describe('content filtering on Azure', () => {
   });
 });
 
+describe('a streamed answer the content filter stopped', () => {
+  /** Azure's chunks as in the recorded stream: the prompt filter chunk first, then the answer cut by the filter. */
+  const filteredStream = (): Reply => {
+    const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) => ({ id: 'chatcmpl-f', object: 'chat.completion.chunk', created: 1, model: 'gpt-4o', choices, ...extra });
+    const chunks = [
+      { choices: [], created: 0, id: '', model: '', object: '', prompt_filter_results: [{ prompt_index: 0, content_filter_results: { violence: { filtered: false, severity: 'safe' } } }] },
+      chunk([{ index: 0, delta: { role: 'assistant', content: 'Once upon' }, finish_reason: null, content_filter_results: {} }]),
+      chunk([{ index: 0, delta: {}, finish_reason: 'content_filter', content_filter_results: { violence: { filtered: true, severity: 'medium' } } }]),
+      chunk([], { usage: { prompt_tokens: 12, completion_tokens: 5, total_tokens: 17 } }),
+    ];
+    return { pieces: splitSse(sseFromChunks(chunks.map((each) => JSON.stringify(each)), 'data', true)) };
+  };
+
+  it('ends with a content_filter finish for a chat client and a refusal for a Messages client', async () => {
+    answer = filteredStream;
+    const stream = await chat.chat.completions.create({ model: 'gpt-classic', messages: [{ role: 'user', content: 'a story' }], stream: true });
+    let finish: string | null | undefined;
+    for await (const chunk of stream) finish = chunk.choices[0]?.finish_reason ?? finish;
+    expect(finish).toBe('content_filter');
+    const final = await messages.messages.stream({ model: 'gpt-classic', max_tokens: 100, messages: [{ role: 'user', content: 'a story' }] }).finalMessage();
+    expect(final.stop_reason).toBe('refusal');
+    expect(final.content).toEqual([expect.objectContaining({ type: 'text', text: 'Once upon' })]);
+  });
+});
+
 describe('images on Azure', () => {
   it('generates on the classic deployment path and charges the image', async () => {
     answer = () => json({ created: 1, data: [{ b64_json: Buffer.from('png').toString('base64') }], usage: { input_tokens: 10, output_tokens: 272, total_tokens: 282, input_tokens_details: { text_tokens: 10, image_tokens: 0 } } });
@@ -196,5 +222,17 @@ describe('images on Azure', () => {
     expect(lastOperation()).toEqual({ form: 'classic', operation: 'images/generations', deployment: 'gpt-image-1', apiVersion: '2025-04-01-preview' });
     expect(upstream.requests.at(-1)?.headers['api-key']).toBe('azure-upstream-key');
     await waitForLedgerEntry(gateway, before + 1);
+  });
+
+  it('edits on the classic deployment path, the multipart form intact', async () => {
+    answer = () => ({ body: readFixture('openai/images/openai-image-edit.json') });
+    const png = await sharp({ create: { width: 32, height: 32, channels: 3, background: { r: 10, g: 160, b: 90 } } }).png().toBuffer();
+    const result = await chat.images.edit({ model: 'image-classic', prompt: 'make it evening', image: await toFile(png, 'scene.png', { type: 'image/png' }) });
+    expect(result.data?.[0]?.b64_json).toBeDefined();
+    expect(lastOperation()).toEqual({ form: 'classic', operation: 'images/edits', deployment: 'gpt-image-1', apiVersion: '2025-04-01-preview' });
+    const sent = upstream.requests.at(-1);
+    expect(String(sent?.headers['content-type'])).toMatch(/^multipart\/form-data; boundary=/);
+    expect(sent?.headers['api-key']).toBe('azure-upstream-key');
+    expect(sent?.body).toContain('filename="scene.png"');
   });
 });

@@ -14,10 +14,10 @@ const youngGenerationRecorder = path.join(root, 'test', 'support', 'record-young
 /**
  * What a start on the defaults loads: the text path and nothing a text call never needs. Each of
  * these is loaded on first use (a Redis in the config, a config file, an image or a video, S3,
- * the pricing dataset, a token count, PostgreSQL, Vertex AI credentials). They stay outside the gateway's bundle
+ * the pricing dataset, a token count, PostgreSQL, an Entra ID token for Azure, Vertex AI credentials). They stay outside the gateway's bundle
  * (scripts/bundle-gateway.js), so a load shows as a file under node_modules.
  */
-const notNeededForText = ['ioredis', 'yaml', 'mediabunny', 'busboy', 'sharp', '@aws-sdk/client-s3', '@pydantic/genai-prices', 'gpt-tokenizer', 'pg', 'google-auth-library'];
+const notNeededForText = ['ioredis', 'yaml', 'mediabunny', 'busboy', 'sharp', '@aws-sdk/client-s3', '@pydantic/genai-prices', 'gpt-tokenizer', 'pg', '@azure/identity', 'google-auth-library'];
 
 /** The packages under node_modules that a list of module URLs or paths names. */
 function packagesIn(lines: readonly string[]): Set<string> {
