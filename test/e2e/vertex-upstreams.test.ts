@@ -215,6 +215,25 @@ describe('Vertex AI access tokens through the gateway', () => {
     }
   });
 
+  it('makes calls that start together wait for one token request', async () => {
+    const cold = await startFakeVertex({ project, location });
+    const own = await startTestGateway({
+      providers: { vertex: { type: 'vertex', project, location, credentials_file: cold.account.keyFile, base_url: cold.url } },
+      models: [{ id: 'vertex-gemini', routes: [{ provider: 'vertex', model: 'gemini-2.5-flash' }], price: { input_per_mtok: '0.30', output_per_mtok: '2.50' } }],
+    });
+    try {
+      cold.answer(() => recorded('google/generate-content/google-text.json'));
+      const client = new OpenAI({ baseURL: `${own.url}/v1`, apiKey: 'open-access', maxRetries: 0 });
+      await Promise.all(Array.from({ length: 5 }, () => client.chat.completions.create({ model: 'vertex-gemini', messages: [{ role: 'user', content: 'hi' }] })));
+
+      expect(cold.tokens.upstream.calls()).toBe(1);
+      expect(cold.accepted).toHaveLength(5);
+    } finally {
+      await own.close();
+      await cold.close();
+    }
+  });
+
   it('sends nothing to Vertex and charges nothing when the token endpoint refuses the service account', async () => {
     const refusing = await startFakeVertex({ project, location });
     // The endpoint holds another public key for the account: every grant's signature fails.

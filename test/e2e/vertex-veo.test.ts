@@ -55,7 +55,8 @@ function operationReplies(done: Record<string, unknown>): void {
 
 describe('Veo on Vertex AI', () => {
   it('is submitted, polled by name until done and its inline video stored, served and charged for its seconds', async () => {
-    // The done operation's shape is the one Vertex documents for a request without storageUri.
+    // The done operation's shape is the one Vertex documents for a request without storageUri
+    // (https://cloud.google.com/vertex-ai/generative-ai/docs/model-reference/veo-video-generation, response body).
     operationReplies({ name: operation, done: true, response: { '@type': 'type.googleapis.com/cloud.ai.large_models.vision.GenerateVideoResponse', raiMediaFilteredCount: 0, videos: [{ bytesBase64Encoded: mp4.toString('base64'), mimeType: 'video/mp4' }] } });
     const created = await client.videos.create({ model: 'veo-vertex', prompt: 'a cat on a piano', seconds: '4', size: '1280x720' });
     const { video } = await pollUntilDone(client, created.id);
