@@ -88,12 +88,12 @@ describe('Vertex access tokens from a service account key', () => {
   it('reports a key file that is not JSON without its content', async () => {
     const endpoint = await tokenEndpoint();
     const account = createTestServiceAccount(endpoint.tokenUri);
-    writeFileSync(account.keyFile, 'not json -----BEGIN PRIVATE KEY-----');
+    // A key pasted without its JSON around it: a JSON error would quote its first characters.
+    writeFileSync(account.keyFile, 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASC');
 
-    await expect(createVertexCredentials({ credentialsFile: account.keyFile }).accessToken()).rejects.toMatchObject({
-      code: 'internal_error',
-      message: 'The Vertex AI credentials_file could not be read as JSON.',
-    });
+    const failure = await createVertexCredentials({ credentialsFile: account.keyFile }).accessToken().catch((error: unknown) => error);
+    expect(failure).toMatchObject({ code: 'internal_error', message: 'The Vertex AI credentials_file could not be read as JSON.' });
+    expect(String((failure as Error).cause ?? '')).not.toContain('MIIEvQIBAD');
   });
 });
 

@@ -74,11 +74,18 @@ function tokenSource(credentialsFile: string | undefined, now: () => number): To
 }
 
 async function readKeySource(credentialsFile: string, now: () => number): Promise<TokenSource> {
+  let text: string;
+  try {
+    text = await readFile(credentialsFile, 'utf8');
+  } catch (error) {
+    throw new GatewayError('internal_error', 'The Vertex AI credentials_file could not be read.', { cause: error });
+  }
   let json: unknown;
   try {
-    json = JSON.parse(await readFile(credentialsFile, 'utf8')) as unknown;
-  } catch (error) {
-    throw new GatewayError('internal_error', 'The Vertex AI credentials_file could not be read as JSON.', { cause: error });
+    json = JSON.parse(text) as unknown;
+  } catch {
+    // No cause: a JSON error quotes the text around the fault, which here is a private key.
+    throw new GatewayError('internal_error', 'The Vertex AI credentials_file could not be read as JSON.');
   }
   const key = readServiceAccountKey(json);
   if (key !== undefined) return () => requestServiceAccountToken(key, cloudPlatformScope, now);
