@@ -215,6 +215,21 @@ describe('Vertex AI access tokens through the gateway', () => {
     }
   });
 
+  it('replaces a token Vertex refuses before its expiry, so the next attempt is accepted', async () => {
+    vertex.answer(() => recorded('google/generate-content/google-text.json'));
+    await chat.chat.completions.create({ model: 'vertex-gemini', messages: [{ role: 'user', content: 'hi' }] });
+    const refused = vertex.tokens.issued.at(-1)!;
+    vertex.tokens.revoke(refused);
+
+    const completion = await chat.chat.completions.create({ model: 'vertex-gemini', messages: [{ role: 'user', content: 'hi' }] });
+
+    expect(completion.choices[0]?.message.content).toContain('strawberry');
+    const bearers = vertex.upstream.requests.map((request) => String(request.headers.authorization).replace(/^Bearer /, ''));
+    expect(bearers.slice(-2)).toEqual([refused, vertex.tokens.issued.at(-1)]);
+    expect(vertex.tokens.issued.at(-1)).not.toBe(refused);
+    expect(vertex.upstream.requests.at(-2)?.answer.status).toBe(401);
+  });
+
   it('makes calls that start together wait for one token request', async () => {
     const cold = await startFakeVertex({ project, location });
     const own = await startTestGateway({

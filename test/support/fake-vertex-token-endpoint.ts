@@ -9,8 +9,10 @@ export interface FakeTokenEndpoint {
   readonly upstream: ScriptedUpstream;
   /** Tokens issued so far, in order. */
   readonly issued: readonly string[];
-  /** Whether `token` was issued here and has not expired. */
+  /** Whether `token` was issued here and has not expired or been revoked. */
   isLive(token: string): boolean;
+  /** Revokes a token before its expiry, as revoking a key or a token at Google does. */
+  revoke(token: string): void;
   /** Trusts a service account's public key, as Google holds the public half of each key it issues. */
   trust(clientEmail: string, publicKey: KeyObject): void;
   close(): Promise<void>;
@@ -73,6 +75,7 @@ export async function startFakeTokenEndpoint(options: { readonly lifetimeSeconds
     upstream,
     issued,
     isLive: (token) => (expiries.get(token) ?? 0) > Date.now(),
+    revoke: (token) => void expiries.delete(token),
     trust: (clientEmail, publicKey) => void keys.set(clientEmail, publicKey),
     close: () => upstream.close(),
   };

@@ -21,6 +21,8 @@ export interface VertexCredentials {
   current(): string | undefined;
   /** A fresh token; concurrent callers share one request for it. */
   accessToken(): Promise<string>;
+  /** Vertex refused the cached token (revoked, or the clocks disagree): the next call asks for another. */
+  forget(): void;
 }
 
 type TokenSource = () => Promise<AccessToken>;
@@ -58,6 +60,9 @@ export function createVertexCredentials(options: VertexCredentialOptions = {}): 
       const fresh = current();
       if (fresh !== undefined) return Promise.resolve(fresh);
       return pending ?? refresh();
+    },
+    forget: () => {
+      cached = undefined;
     },
   };
 }
@@ -122,6 +127,11 @@ function applicationDefaultToken(keyFilename: string | undefined, now: () => num
 }
 
 const sharedCredentials = new Map<string, VertexCredentials>();
+
+/** Every cached token is dropped: Vertex answers which token it refused only by a 401. */
+export function forgetVertexTokens(): void {
+  for (const credentials of sharedCredentials.values()) credentials.forget();
+}
 
 /** One cache per credential across the gateway, so every provider using the same key file shares its token. */
 export function vertexCredentialsFor(credentialsFile: string | undefined): VertexCredentials {
