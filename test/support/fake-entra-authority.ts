@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 
 export interface FakeEntraAuthority {
@@ -8,6 +9,8 @@ export interface FakeEntraAuthority {
   readonly grants: Readonly<Record<string, string>>[];
   /** Whether a bearer token is one this authority issued and has not expired. */
   accepts(token: string): boolean;
+  /** Tokens issued from now on live this long. */
+  setLifetime(seconds: number): void;
   close(): Promise<void>;
 }
 
@@ -19,6 +22,8 @@ export interface FakeEntraOptions {
   readonly expiresInSeconds: number;
   /** The clock tokens are issued and checked by (the test moves it on to make tokens expire). */
   readonly now?: () => number;
+  /** Serve HTTPS with this key and certificate: Microsoft's libraries refuse an authority over HTTP. */
+  readonly tls?: { readonly key: string | Buffer; readonly cert: string | Buffer };
 }
 
 /**
@@ -27,19 +32,42 @@ export interface FakeEntraOptions {
  * client_credentials`, `client_id`, `client_secret`, `scope`; answered with `token_type`,
  * `expires_in`, `access_token`, or a 401 `invalid_client` for a wrong secret. Each token is fresh
  * and expires, so a test can tell a renewed token from a held one.
+ *
+ * It also answers the OpenID configuration of an AD FS authority (`/adfs/.well-known/openid-
+ * configuration`, token endpoint `/adfs/oauth2/token`), the form in which `@azure/identity` (MSAL)
+ * reads an authority it does not know from its own metadata instead of asking Microsoft's
+ * instance discovery, so the library itself can be pointed at this fake with
+ * `AZURE_AUTHORITY_HOST` and `AZURE_TENANT_ID=adfs`.
  */
 export async function startFakeEntraAuthority(options: FakeEntraOptions): Promise<FakeEntraAuthority> {
   const now = options.now ?? Date.now;
+  let lifetimeSeconds = options.expiresInSeconds;
   const issued = new Map<string, number>();
   const grants: Record<string, string>[] = [];
-  const server: Server = createServer((incoming, outgoing) => {
+  let origin = '';
+  const tokenPaths = new Set([`/${options.tenantId}/oauth2/v2.0/token`, `/${options.tenantId}/oauth2/token`]);
+  const handle = (incoming: IncomingMessage, outgoing: ServerResponse): void => {
     let body = '';
     incoming.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
     incoming.on('end', () => {
+      outgoing.setHeader('content-type', 'application/json');
+      const path = (incoming.url ?? '').split('?')[0] ?? '';
+      if (incoming.method === 'GET' && path === `/${options.tenantId}/.well-known/openid-configuration`) {
+        const authority = `${origin}/${options.tenantId}`;
+        outgoing.end(
+          JSON.stringify({
+            issuer: authority,
+            token_endpoint: `${authority}/oauth2/token`,
+            authorization_endpoint: `${authority}/oauth2/authorize`,
+            end_session_endpoint: `${authority}/oauth2/logout`,
+            jwks_uri: `${authority}/discovery/keys`,
+          }),
+        );
+        return;
+      }
       const form = Object.fromEntries(new URLSearchParams(body));
       grants.push(form);
-      outgoing.setHeader('content-type', 'application/json');
-      if (incoming.method !== 'POST' || incoming.url !== `/${options.tenantId}/oauth2/v2.0/token` || form.grant_type !== 'client_credentials') {
+      if (incoming.method !== 'POST' || !tokenPaths.has(path) || form.grant_type !== 'client_credentials') {
         outgoing.statusCode = 400;
         outgoing.end(JSON.stringify({ error: 'invalid_request', error_description: 'AADSTS900144: The request body must contain the following parameter: grant_type.' }));
         return;
@@ -50,14 +78,19 @@ export async function startFakeEntraAuthority(options: FakeEntraOptions): Promis
         return;
       }
       const token = `entra-${randomUUID()}`;
-      issued.set(token, now() + options.expiresInSeconds * 1000);
-      outgoing.end(JSON.stringify({ token_type: 'Bearer', expires_in: options.expiresInSeconds, ext_expires_in: options.expiresInSeconds, access_token: token }));
+      issued.set(token, now() + lifetimeSeconds * 1000);
+      outgoing.end(JSON.stringify({ token_type: 'Bearer', expires_in: lifetimeSeconds, ext_expires_in: lifetimeSeconds, access_token: token }));
     });
-  });
+  };
+  const server: Server = options.tls === undefined ? createServer(handle) : createTlsServer(options.tls, handle);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `${options.tls === undefined ? 'http' : 'https'}://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    url: origin,
     grants,
+    setLifetime: (seconds) => {
+      lifetimeSeconds = seconds;
+    },
     accepts: (token) => {
       const expiresAt = issued.get(token);
       return expiresAt !== undefined && now() < expiresAt;

@@ -17,8 +17,13 @@ export function azureCall<Body>(call: OpenAICall<Body>, target: UpstreamTarget):
   return { url: azureUrl(target, operation), headers: azureHeaders(call.headers, target), body: call.body };
 }
 
-/** OpenAI's headers with Azure's credential in place of OpenAI's. */
+/**
+ * OpenAI's headers with Azure's credential in place of OpenAI's: the key as `api-key`, not as a
+ * bearer token. An `authorization` header the operator configured stays.
+ */
 export function azureHeaders(headers: Readonly<Record<string, string>>, target: UpstreamTarget): Record<string, string> {
-  const { authorization: _openAIKey, ...rest } = headers;
-  return target.apiKey ? { ...rest, 'api-key': target.apiKey } : rest;
+  if (!target.apiKey) return { ...headers };
+  const { authorization, ...rest } = headers;
+  const operatorsOwn = authorization !== undefined && authorization !== `Bearer ${target.apiKey}`;
+  return { ...rest, 'api-key': target.apiKey, ...(operatorsOwn ? { authorization } : {}) };
 }
