@@ -13,6 +13,8 @@ export interface FakeTokenEndpoint {
   isLive(token: string): boolean;
   /** Revokes a token before its expiry, as revoking a key or a token at Google does. */
   revoke(token: string): void;
+  /** A token issued without a grant, as Google issues one to a machine's metadata server. */
+  issue(): { readonly token: string; readonly lifetimeSeconds: number };
   /** Trusts a service account's public key, as Google holds the public half of each key it issues. */
   trust(clientEmail: string, publicKey: KeyObject): void;
   close(): Promise<void>;
@@ -62,10 +64,14 @@ export async function startFakeTokenEndpoint(options: { readonly lifetimeSeconds
     if (typeof claims.iat !== 'number' || typeof claims.exp !== 'number' || claims.exp <= nowSeconds || claims.exp - claims.iat > 3600 || claims.iat > nowSeconds + 60) {
       return refused('Invalid JWT: Token must be a short-lived token (60 minutes) and in a reasonable timeframe. Check your iat and exp values in the JWT claim.');
     }
+    return json({ access_token: mint(), expires_in: lifetimeSeconds, token_type: 'Bearer' });
+  }
+
+  function mint(): string {
     const token = `ya29.fake-${randomBytes(12).toString('hex')}`;
     expiries.set(token, Date.now() + lifetimeSeconds * 1000);
     issued.push(token);
-    return json({ access_token: token, expires_in: lifetimeSeconds, token_type: 'Bearer' });
+    return token;
   }
 
   const upstream = await startScriptedUpstream({ reply: grant });
@@ -76,6 +82,7 @@ export async function startFakeTokenEndpoint(options: { readonly lifetimeSeconds
     issued,
     isLive: (token) => (expiries.get(token) ?? 0) > Date.now(),
     revoke: (token) => void expiries.delete(token),
+    issue: () => ({ token: mint(), lifetimeSeconds }),
     trust: (clientEmail, publicKey) => void keys.set(clientEmail, publicKey),
     close: () => upstream.close(),
   };
