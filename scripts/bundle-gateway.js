@@ -39,6 +39,8 @@ export const notBundled = [
   '@pydantic/genai-prices',
   'busboy',
   'yaml',
+  // Vertex AI's Application Default Credentials: loaded by the first call to Vertex, never at start.
+  'google-auth-library',
 ];
 
 await build({

@@ -3,7 +3,6 @@ import { ConfigError } from '../config/load-config.js';
 import { builtinSimulatorUrl } from '../config/default-config.js';
 import type { UpstreamTarget } from '../providers/provider-adapter.js';
 import { adapterForKind } from '../providers/registry.js';
-import { bedrockRuntimeUrl } from '../providers/bedrock/index.js';
 import type { CatalogModel, CatalogOptions, CatalogRoute } from './model-catalog.js';
 import { buildPriceSchedule } from './pricing/build-price-schedule.js';
 import type { PriceSchedule } from './pricing/model-price.js';
@@ -128,8 +127,9 @@ export function resolveBaseUrl(provider: ProviderConfig, simulatorUrl: string | 
     // Azure's classic form is rooted at the resource's origin; its v1 API below it.
     return provider.type === 'azure' && provider.api_version !== undefined ? simulatorUrl : `${simulatorUrl}${apiRoot.pathOnOrigin}`;
   }
-  // Bedrock's public endpoint is its region's.
-  const regional = provider.type === 'bedrock' && provider.region !== undefined ? bedrockRuntimeUrl(provider.region) : undefined;
-  const configured = provider.base_url ?? regional ?? apiRoot.defaultBaseUrl;
+  // Bedrock's public endpoint is its region's, Vertex's its location's (each kind takes only its own).
+  const place = provider.region ?? provider.location;
+  const located = place === undefined ? undefined : apiRoot.defaultBaseUrlAt?.(place);
+  const configured = provider.base_url ?? apiRoot.defaultBaseUrl ?? located;
   return configured === undefined ? undefined : apiRoot.normalise(configured);
 }

@@ -52,7 +52,8 @@ describe('cloud provider settings', () => {
     expect(problems({ type: 'bedrock', region: 'us-east-1', api_key: 'b' })).toEqual([]);
   });
 
-  it('refuses the kinds the gateway cannot call yet, saying so', () => {
-    expect(problems({ type: 'vertex', project: 'p', location: 'global' })).toEqual(['providers.cloud.type: "vertex" upstreams are not available yet']);
+  it('takes a vertex provider with its project and location', () => {
+    expect(problems({ type: 'vertex', project: 'p', location: 'global' })).toEqual([]);
+    expect(problems({ type: 'vertex', project: 'p', location: 'us-east5', credentials_file: '/etc/switchyard/sa.json' })).toEqual([]);
   });
 });

@@ -7,9 +7,6 @@ import { builtinSimulatorUrl } from './default-config.js';
 
 export const providerTypes = ['openai', 'openai-compatible', 'anthropic', 'gemini', 'bedrock', 'vertex', 'azure'] as const;
 
-/** Kinds the configuration names whose adapters the gateway does not have yet: refused at start. */
-const providerTypesNotAvailable: ReadonlySet<string> = new Set(['vertex']);
-
 /**
  * Checked at load: without its scheme (`api.example.com/v1`, `localhost:11434`) a URL would pass as
  * text and fail every call with a 500 instead. The value is not repeated: it may carry a secret.
@@ -56,7 +53,6 @@ const providerSchema = z
     const refuse = (field: string, message: string): void => {
       context.addIssue({ code: 'custom', path: [field], message });
     };
-    if (providerTypesNotAvailable.has(provider.type)) refuse('type', `"${provider.type}" upstreams are not available yet`);
     const own = kindFields[provider.type];
     for (const field of cloudFields) {
       if (provider[field] !== undefined && !own.includes(field)) refuse(field, `only ${cloudFieldOwners(field)} providers take ${field}`);

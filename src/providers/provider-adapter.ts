@@ -115,6 +115,8 @@ export interface StreamDecoder {
 export interface ApiRoot {
   /** The vendor's public API root; absent for kinds that exist only where an operator runs them. */
   readonly defaultBaseUrl?: string;
+  /** For vendors whose root depends on where the models run (Bedrock's region, Vertex's location): the root there. */
+  defaultBaseUrlAt?(location: string): string;
   /** Appended to a bare origin (the built-in simulator) to reach this kind's API root. */
   readonly pathOnOrigin: string;
   /** A configured root as the SDK takes it: trailing slashes and a redundant version segment dropped. */
@@ -148,9 +150,10 @@ export interface TokenCounting {
   readonly nativeFormat: FormatName;
   countUrl(target: UpstreamTarget): string;
   /**
-   * The count request's body when the upstream wants another shape than the client's (Bedrock's
-   * CountTokens wraps the InvokeModel body), from the client's body with the model renamed.
-   * Absent: that body goes on as it is.
+   * The count request's body when the upstream wants another shape than the client's: Bedrock's
+   * CountTokens wraps the InvokeModel body (with the client's betas), Claude on Vertex adds its
+   * platform version member. Given the client's body with the model renamed; absent: that body
+   * goes on as it is.
    */
   countBody?(prepared: string, target: UpstreamTarget, forwarded: ForwardedHeaders): string;
   /** The count in the upstream's answer; undefined when the answer holds none. */

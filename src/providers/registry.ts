@@ -4,6 +4,7 @@ import { createClaudeOnBedrockAdapter } from './bedrock/index.js';
 import { geminiAdapter } from './gemini/index.js';
 import { createAzureAdapter, createOpenAIChatAdapter, openAIResponsesAdapter } from './openai/index.js';
 import type { ProviderAdapter, ProviderKind, UpstreamTarget } from './provider-adapter.js';
+import { vertexAdapterFor } from './vertex/index.js';
 
 /** The same adapter, passing through more client formats because the upstream serves them too. */
 function passingThrough(adapter: ProviderAdapter, nativeFormats: readonly FormatName[]): ProviderAdapter {
@@ -22,27 +23,28 @@ const openAI = passingThrough(openAIResponsesAdapter, ['chat', 'responses']);
 const compatibleWithResponses = passingThrough(compatibleChat, ['chat', 'responses']);
 
 /**
- * One adapter per upstream kind. Adding an upstream kind is one folder and one line here. A kind
- * without one yet is refused when the configuration is loaded, so no call reaches the gap.
+ * One adapter per upstream kind. Adding an upstream kind is one folder and one line here; a kind
+ * without its line does not typecheck.
  */
-const adaptersByKind: Readonly<Partial<Record<ProviderKind, ProviderAdapter>>> = {
+const adaptersByKind: Readonly<Record<ProviderKind, ProviderAdapter>> = {
   openai: openAI,
   'openai-compatible': compatibleChat,
   anthropic: anthropicAdapter,
   gemini: geminiAdapter,
   azure: createAzureAdapter(),
   bedrock: createClaudeOnBedrockAdapter(anthropicAdapter),
+  // Gemini's, for what every Vertex provider shares; each call's adapter is chosen by its model.
+  vertex: vertexAdapterFor({ model: '' }),
 };
 
 /** The adapter for a kind of upstream, for what every upstream of that kind shares (its API root). */
 export function adapterForKind(kind: ProviderKind): ProviderAdapter {
-  const adapter = adaptersByKind[kind];
-  if (adapter === undefined) throw new Error(`"${kind}" upstreams are not available yet`);
-  return adapter;
+  return adaptersByKind[kind];
 }
 
 /** The adapter for one upstream. */
 export function adapterFor(target: UpstreamTarget): ProviderAdapter {
   if (target.kind === 'openai-compatible' && target.servesResponses === true) return compatibleWithResponses;
+  if (target.kind === 'vertex') return vertexAdapterFor(target);
   return adapterForKind(target.kind);
 }

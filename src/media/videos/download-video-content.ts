@@ -104,6 +104,7 @@ function assertAnnouncedSize(response: UpstreamResponse, maxBytes: number): void
  * or larger than the cap, is refused with `upstream_content_refused` and nothing is kept.
  */
 export async function downloadVideoContent(target: DownloadTarget, store: ContentStore, key: string, expiresAt: Date): Promise<DownloadedContent> {
+  if (target.url.startsWith('data:')) return storeInlineContent(target, store, key, expiresAt);
   const signal = new AbortScope();
   try {
     const response = await fetchFollowingRedirects(target, signal);
@@ -121,4 +122,26 @@ export async function downloadVideoContent(target: DownloadTarget, store: Conten
     if (error instanceof GatewayError && error.code === 'upstream_answer_too_large') throw tooLarge(target.maxBytes);
     throw error;
   }
+}
+
+/**
+ * Content the upstream handed back inline (Vertex's Veo without a bucket answers with the video's
+ * base64 in the operation), as a `data:` URL: stored under the same rules as a download.
+ */
+async function storeInlineContent(target: DownloadTarget, store: ContentStore, key: string, expiresAt: Date): Promise<DownloadedContent> {
+  const match = /^data:([^;,]+);base64,(.*)$/s.exec(target.url);
+  if (match === null) throw new GatewayError('upstream_content_refused', 'The upstream handed back inline content the gateway cannot read.');
+  const [, mediaType, base64] = match as unknown as [string, string, string];
+  // Base64 is four characters for three bytes: the size is known before anything is decoded.
+  if (Math.floor((base64.length * 3) / 4) > target.maxBytes + 2) throw tooLarge(target.maxBytes);
+  const bytes = Buffer.from(base64, 'base64');
+  if (bytes.length > target.maxBytes) throw tooLarge(target.maxBytes);
+  const contentType = keptContentType(target.variant, mediaType);
+  const probe = createMp4Probe();
+  const stored = await store.put(key, probe.pass(oneChunk(bytes)), contentType, { expiresAt });
+  return { stored, durationSeconds: probe.result().durationSeconds };
+}
+
+async function* oneChunk(bytes: Uint8Array): AsyncIterable<Uint8Array> {
+  yield bytes;
 }
