@@ -1,6 +1,6 @@
 import type { FormatName } from '../ir/format-name.js';
 import { anthropicAdapter } from './anthropic/index.js';
-import { createClaudeOnBedrockAdapter } from './bedrock/index.js';
+import { converseOnBedrockAdapter, createClaudeOnBedrockAdapter, isAnthropicModelId } from './bedrock/index.js';
 import { geminiAdapter } from './gemini/index.js';
 import { createAzureAdapter, createOpenAIChatAdapter, openAIResponsesAdapter } from './openai/index.js';
 import type { ProviderAdapter, ProviderKind, UpstreamTarget } from './provider-adapter.js';
@@ -12,6 +12,9 @@ function passingThrough(adapter: ProviderAdapter, nativeFormats: readonly Format
 }
 
 const compatibleChat = createOpenAIChatAdapter('openai-compatible');
+
+/** Claude on Bedrock through InvokeModel, with the Anthropic codecs (a vendor's folder never imports another's). */
+const claudeOnBedrock = createClaudeOnBedrockAdapter(anthropicAdapter);
 
 /**
  * OpenAI itself serves both of its formats, so chat and Responses clients pass through; other
@@ -32,7 +35,8 @@ const adaptersByKind: Readonly<Record<ProviderKind, ProviderAdapter>> = {
   anthropic: anthropicAdapter,
   gemini: geminiAdapter,
   azure: createAzureAdapter(),
-  bedrock: createClaudeOnBedrockAdapter(anthropicAdapter),
+  // Claude's, for what every Bedrock provider shares; each call's adapter is chosen by its model.
+  bedrock: claudeOnBedrock,
   // Gemini's, for what every Vertex provider shares; each call's adapter is chosen by its model.
   vertex: vertexAdapterFor({ model: '' }),
 };
@@ -46,5 +50,7 @@ export function adapterForKind(kind: ProviderKind): ProviderAdapter {
 export function adapterFor(target: UpstreamTarget): ProviderAdapter {
   if (target.kind === 'openai-compatible' && target.servesResponses === true) return compatibleWithResponses;
   if (target.kind === 'vertex') return vertexAdapterFor(target);
+  // Anthropic's models take the Messages body through InvokeModel; every other model, Converse.
+  if (target.kind === 'bedrock') return isAnthropicModelId(target.model) ? claudeOnBedrock : converseOnBedrockAdapter;
   return adapterForKind(target.kind);
 }
