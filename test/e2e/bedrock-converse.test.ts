@@ -8,20 +8,25 @@ import { startTestGateway, waitForLedgerEntry, type TestGateway } from '../suppo
 const nova = 'us.amazon.nova-pro-v1:0';
 const llama = 'meta.llama3-3-70b-instruct-v1:0';
 let bedrock: FakeBedrock;
+let backup: FakeBedrock;
 let gateway: TestGateway;
 let openai: OpenAI;
 let anthropic: Anthropic;
 
 beforeAll(async () => {
   bedrock = await startFakeBedrock();
+  backup = await startFakeBedrock({ region: 'us-west-2' });
+  const keys = (fake: FakeBedrock) => ({ access_key_id: fake.secret.accessKeyId, secret_access_key: fake.secret.secretAccessKey });
   gateway = await startTestGateway({
     routing: { attempts_per_route: 1 },
     providers: {
-      bedrock: { type: 'bedrock', region: 'us-east-1', base_url: bedrock.url, access_key_id: bedrock.secret.accessKeyId, secret_access_key: bedrock.secret.secretAccessKey },
+      bedrock: { type: 'bedrock', region: 'us-east-1', base_url: bedrock.url, ...keys(bedrock) },
+      'bedrock-west': { type: 'bedrock', region: 'us-west-2', base_url: backup.url, ...keys(backup) },
     },
     models: [
       { id: 'nova-pro', routes: [{ provider: 'bedrock', model: nova }] },
       { id: 'llama-bedrock', routes: [{ provider: 'bedrock', model: llama }] },
+      { id: 'nova-then-west', routes: [{ provider: 'bedrock', model: nova }, { provider: 'bedrock-west', model: nova }] },
     ],
   });
   openai = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: 'any', maxRetries: 0 });
@@ -31,6 +36,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await gateway.close();
   await bedrock.close();
+  await backup.close();
 });
 
 const question = [{ role: 'user' as const, content: 'Say hello.' }];
@@ -132,6 +138,43 @@ describe('a chat client meets a model Bedrock serves through Converse', () => {
     const failure = await openai.chat.completions.create({ model: 'nova-pro', messages: question }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(OpenAI.RateLimitError);
     expect(bedrock.requests.at(-1)?.path).toBe(`/model/${encodeURIComponent(nova)}/converse`);
+  });
+});
+
+describe('a Responses client meets a model Bedrock serves through Converse', () => {
+  it('is translated to Converse and answered as a Responses output, streamed', async () => {
+    const stream = openai.responses.stream({ model: 'nova-pro', input: 'Say hello.', max_output_tokens: 40 });
+    const final = await stream.finalResponse();
+    expect(final.output_text).toBe(defaultConverseText);
+    expect(bedrock.requests.at(-1)?.path).toBe(`/model/${encodeURIComponent(nova)}/converse-stream`);
+    expect(sentBody()['inferenceConfig']).toEqual({ maxTokens: 40 });
+  });
+});
+
+describe('a ConverseStream that opens with an exception', () => {
+  it('falls back to the next route, since nothing has reached the client yet', async () => {
+    bedrock.script({ kind: 'converse-stream', events: [], exception: { type: 'throttlingException', body: { message: 'Too many tokens, please wait before trying again.' } } });
+    const backupBefore = backup.requests.length;
+    const final = await openai.chat.completions.stream({ model: 'nova-then-west', messages: question }).finalChatCompletion();
+    expect(final.choices[0]?.message.content).toBe(defaultConverseText);
+    expect(bedrock.requests.at(-1)?.path).toBe(`/model/${encodeURIComponent(nova)}/converse-stream`);
+    expect(backup.requests.length).toBe(backupBefore + 1);
+    expect(backup.requests.at(-1)?.headers['authorization']).toContain('/us-west-2/bedrock/aws4_request');
+  });
+
+  it('ends a stream already under way with an error in the client\'s shape', async () => {
+    bedrock.script({
+      kind: 'converse-stream',
+      events: [{ type: 'messageStart', payload: { role: 'assistant' } }, { type: 'contentBlockDelta', payload: { contentBlockIndex: 0, delta: { text: 'Hel' } } }],
+      exception: { type: 'modelStreamErrorException', body: { message: 'The model stream failed.' } },
+    });
+    const backupBefore = backup.requests.length;
+    const chunks: string[] = [];
+    const failure = await openai.chat.completions.stream({ model: 'nova-then-west', messages: question }).on('content', (delta) => chunks.push(delta)).finalChatCompletion().catch((error: unknown) => error);
+    expect(chunks.join('')).toBe('Hel');
+    expect(failure).toBeInstanceOf(OpenAI.APIError);
+    expect((failure as Error).message).toContain('The model stream failed.');
+    expect(backup.requests.length).toBe(backupBefore);
   });
 });
 
