@@ -5,7 +5,9 @@ import type { Logger } from '../logging/logger.js';
 
 /**
  * What an operator should hear of about prices at start and on every reload, rather than from a
- * client or an invoice: where each model's prices come from (one line), each callable model
+ * client or an invoice: where each model's prices come from (one line at debug level: a start at
+ * the default level stays the one line naming the address; `/admin/routes` and the console show it
+ * too), each callable model
  * without a price (it answers keys without a budget at $0.00 in the ledger, and keys with a budget
  * are refused it), and each cross-region profile priced at its model's in-region price because the
  * dataset has no row for the profile.
@@ -13,7 +15,7 @@ import type { Logger } from '../logging/logger.js';
 export function logPrices(snapshot: CatalogSnapshot, logger: Logger): void {
   const models = snapshot.catalog.models;
   if (models.length > 0) {
-    logger.info({ prices: models.map((model) => ({ model: model.id, ...priceSourceRecord(model) })) }, 'model prices: where each model is priced from');
+    logger.debug({ prices: models.map((model) => ({ model: model.id, ...priceSourceRecord(model) })) }, 'model prices: where each model is priced from');
   }
   for (const model of unpricedModelIds(snapshot.catalog, new Date())) {
     logger.warn({ model }, `model '${model}' has no price: keys with a budget are refused it, and other keys' calls are recorded at $0; give it a price, or price: { free: true } to serve it free`);
