@@ -31,8 +31,10 @@ const governanceSiblings = [['../rate-limits', '../rate-limits/*', '../budgets',
 const redisMessage = 'redis/ is plain infrastructure (a connection, scripts, outage handling): it imports no part of the gateway but its settings, logger and errors, so every part that shares state through Redis builds on it, never the reverse.';
 const redisOutside = [['../*', '!../config', '!../config/*', '!../logging', '!../logging/*', '!../errors', '!../errors/*'], redisMessage];
 const vendorMessage = 'A vendor\'s folder under providers/ never imports another vendor\'s: what two vendors share lives at providers/\'s root, so a vendor can be added or removed as one folder.';
-const vendorFolders = ['openai', 'anthropic', 'gemini'];
-const otherVendors = (own) => [vendorFolders.filter((name) => name !== own).flatMap((name) => [`**/providers/${name}`, `**/providers/${name}/**`, `../${name}`, `../${name}/**`, `../../${name}`, `../../${name}/**`]), vendorMessage];
+const vendorFolders = ['openai', 'anthropic', 'gemini', 'bedrock'];
+// Cloud platforms host several vendors' models and build on their folders; a vendor never imports a platform.
+const platformFolders = ['vertex'];
+const otherVendors = (own) => [[...vendorFolders, ...platformFolders].filter((name) => name !== own).flatMap((name) => [`**/providers/${name}`, `**/providers/${name}/**`, `../${name}`, `../${name}/**`, `../../${name}`, `../../${name}/**`]), vendorMessage];
 const openAiMessage = 'OpenAI\'s API families (chat/, responses/, images/, videos/) share only openai/shared/; openai-adapters.ts at the vendor\'s root assembles them into adapters.';
 const openAiSiblings = [['../chat', '../chat/*', '../responses', '../responses/*', '../images', '../images/*', '../videos', '../videos/*', '../openai-adapters.js', '../index.js'], openAiMessage];
 const consoleMessage = 'The console is a browser app that talks to the gateway only over HTTP (the admin API and /v1): it imports nothing of the server, so it can never bundle server code or secrets, and nothing of Node.';

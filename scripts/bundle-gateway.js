@@ -6,9 +6,11 @@
  * first use: each dynamic import() becomes a chunk of its own.
  *
  * Left out of the bundle, loaded from node_modules as they are: native modules (better-sqlite3,
- * sharp), what is loaded on first use only and is large (the AWS SDK, pg, ioredis, mediabunny,
- * gpt-tokenizer, the pricing dataset, busboy), and what is loaded with `require` (yaml; undici's
- * dispatcher, upstream/undici-agent.ts), which the bundler leaves as it is.
+ * sharp), what is loaded on first use only and is large (the AWS SDK, Azure's identity library, pg,
+ * ioredis, mediabunny, gpt-tokenizer, the pricing dataset, busboy), and what is loaded with
+ * `require` (yaml; undici's dispatcher, upstream/undici-agent.ts; the AWS SDK's Smithy parts,
+ * SigV4 signing and the event-stream codec, whose CommonJS builds require Node's crypto), which
+ * the bundler leaves as it is.
  *
  * The bundle sits two folders below dist/, as the compiled files it replaces do, so paths found
  * from a module's own place (dist/console/) are the same from both.
@@ -27,6 +29,8 @@ export const notBundled = [
   'better-sqlite3-13',
   'sharp',
   '@aws-sdk/*',
+  '@smithy/*',
+  '@azure/*',
   'pg',
   'ioredis',
   'mediabunny',
@@ -35,6 +39,8 @@ export const notBundled = [
   '@pydantic/genai-prices',
   'busboy',
   'yaml',
+  // Vertex AI's Application Default Credentials: loaded by the first call to Vertex, never at start.
+  'google-auth-library',
 ];
 
 await build({

@@ -20,6 +20,22 @@ interface PricingEntry {
   scheduled: unknown[];
 }
 
+/** The pricing dataset's row a model's prices came from (`GET /admin/routes`). */
+interface DatasetRow {
+  provider: string;
+  model: string;
+  looked_up: string;
+  cross_region?: { prefix: string; profile_priced: boolean; against_in_region: 'higher' | 'lower' | 'same' | 'unknown' };
+}
+
+/** Where a model's prices came from, with its routes (`GET /admin/routes`). */
+interface ModelRoutes {
+  model: string;
+  price_source: 'config' | 'cloud-dataset' | 'vendor-dataset' | 'builtin' | 'none';
+  price_dataset_row: DatasetRow | null;
+  routes: RouteHealth[];
+}
+
 /** One route's circuit breaker as this instance sees it (`GET /admin/routes`). */
 interface RouteHealth {
   provider: string;
@@ -27,6 +43,9 @@ interface RouteHealth {
   state: 'closed' | 'open' | 'half_open';
   consecutive_failures: number;
   retry_at: string | null;
+  /** Set only on a route the dataset prices at another row than the model: what a call it serves costs. */
+  price_source?: ModelRoutes['price_source'];
+  price_dataset_row?: DatasetRow | null;
 }
 
 const modalities = ['text', 'image', 'video'] as const;
@@ -40,12 +59,12 @@ export function ModelsPage() {
     const [models, pricing, routes] = await Promise.all([
       getJson<{ data: ModelEntry[] }>('/v1/models?output_modalities=text,image,video'),
       getJson<{ data: PricingEntry[] }>('/v1/models/pricing'),
-      getJson<{ data: { model: string; routes: RouteHealth[] }[] }>('/admin/routes'),
+      getJson<{ data: ModelRoutes[] }>('/admin/routes'),
     ]);
     return {
       models: models.data,
       pricing: new Map(pricing.data.map((entry) => [entry.model, entry])),
-      routes: new Map(routes.data.map((entry) => [entry.model, entry.routes])),
+      routes: new Map(routes.data.map((entry) => [entry.model, entry])),
     };
   }, []);
   return (
@@ -58,7 +77,7 @@ export function ModelsPage() {
             <h2>{modality === 'text' ? 'Text models' : modality === 'image' ? 'Image models' : 'Video models'}</h2>
             {models.length === 0 ? <p class="hint">None configured.</p> : null}
             {models.map((model) => (
-              <ModelCard key={model.id} model={model} pricing={loaded.data?.pricing.get(model.id)} routes={loaded.data?.routes.get(model.id) ?? []} />
+              <ModelCard key={model.id} model={model} pricing={loaded.data?.pricing.get(model.id)} routes={loaded.data?.routes.get(model.id)} />
             ))}
           </div>
         );
@@ -67,7 +86,7 @@ export function ModelsPage() {
   );
 }
 
-function ModelCard(props: { model: ModelEntry; pricing: PricingEntry | undefined; routes: readonly RouteHealth[] }) {
+function ModelCard(props: { model: ModelEntry; pricing: PricingEntry | undefined; routes: ModelRoutes | undefined }) {
   const pricing = props.pricing;
   const callable = pricing?.priced === true;
   return (
@@ -80,7 +99,8 @@ function ModelCard(props: { model: ModelEntry; pricing: PricingEntry | undefined
         {pricing?.effective_from === undefined ? '' : ` · prices from ${pricing.effective_from}`}
         {pricing !== undefined && pricing.scheduled.length > 0 ? ' · new prices scheduled' : ''}
       </p>
-      <RouteList routes={props.routes} />
+      {props.routes === undefined ? null : <PriceSource routes={props.routes} />}
+      <RouteList routes={props.routes?.routes ?? []} />
       {pricing?.text === undefined ? null : (
         <dl class="prices">
           {Object.entries(pricing.text).map(([name, usd]) => (
@@ -139,6 +159,34 @@ function ModelCard(props: { model: ModelEntry; pricing: PricingEntry | undefined
   );
 }
 
+const sourceWords = {
+  config: 'priced by the config',
+  'cloud-dataset': "priced from the pricing dataset's row for the cloud that serves it",
+  'vendor-dataset': "priced from the pricing dataset's row for its vendor",
+  builtin: "priced from the gateway's own media prices",
+  none: 'no price from the config or the pricing dataset',
+} as const;
+
+const crossRegionWords = { higher: 'above', lower: 'below', same: 'the same as', unknown: 'unknown against' } as const;
+
+/** Where the prices came from: the config, a dataset row (which, and how a cross-region profile was priced), or nowhere. */
+function PriceSource(props: { routes: ModelRoutes }) {
+  const row = props.routes.price_dataset_row;
+  const crossRegion = row?.cross_region;
+  return (
+    <p class="hint">
+      {sourceWords[props.routes.price_source]}
+      {row === null ? '' : ` · ${row.provider} ${row.model}`}
+      {row === null || row.looked_up === row.model ? '' : ` (as ${row.looked_up})`}
+      {crossRegion === undefined
+        ? ''
+        : crossRegion.profile_priced
+          ? ` · ${crossRegion.prefix}. profile: ${crossRegionWords[crossRegion.against_in_region]} the in-region price`
+          : ` · no row for the ${crossRegion.prefix}. profile: priced as in one region`}
+    </p>
+  );
+}
+
 const routeStates = { closed: ['active', 'healthy'], half_open: ['in_progress', 'on trial'], open: ['revoked', 'skipped'] } as const;
 
 /** The routes in the order they are tried, each with its circuit breaker: open means skipped until `retry_at`. */
@@ -156,6 +204,12 @@ function RouteList(props: { routes: readonly RouteHealth[] }) {
             <span class={`badge ${badge}`}>{words}</span>
             {route.consecutive_failures > 0 ? <span class="hint"> · {route.consecutive_failures} failures in a row</span> : null}
             {route.retry_at === null ? null : <span class="hint"> · tried again at {new Date(route.retry_at).toLocaleTimeString()}</span>}
+            {route.price_dataset_row === undefined || route.price_dataset_row === null ? null : (
+              <span class="hint">
+                {' '}
+                · its calls priced at {route.price_dataset_row.provider} {route.price_dataset_row.model}
+              </span>
+            )}
           </li>
         );
       })}

@@ -4,7 +4,6 @@ import { hostname } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { catalogSnapshot, type CatalogSnapshot } from '../catalog/catalog-snapshot.js';
 import { LiveCatalog } from '../catalog/live-catalog.js';
-import { unpricedModelIds } from '../catalog/unpriced-models.js';
 import type { GatewayConfig } from '../config/config-schema.js';
 import { builtinSimulatorUrl } from '../config/default-config.js';
 import { ApiKeyVerifier } from '../keys/api-key-verifier.js';
@@ -33,6 +32,7 @@ import type { GatewayServices } from '../endpoints/gateway-services.js';
 import { CallDrain } from '../call/call-drain.js';
 import { capConnections } from './cap-connections.js';
 import { drainServer } from './drain-server.js';
+import { logPrices } from './log-prices.js';
 import { createRequestListener } from './request-listener.js';
 import { isLoopbackHostname } from '../http/open-access-caller.js';
 import { databaseStartFailure, listenStartFailure } from './start-failure.js';
@@ -118,7 +118,7 @@ async function startOnStorage(config: GatewayConfig, options: StartOptions, stor
     return (await simulator)?.url;
   };
   const catalog = new LiveCatalog(await catalogSnapshot(config, await simulatorUrlFor(config)));
-  warnOfUnpricedModels(catalog.current(), logger);
+  logPrices(catalog.current(), logger);
   if (config.metrics.require_admin_key === true) {
     logger.warn('metrics.require_admin_key is deprecated and may be removed: GET /metrics needs an admin key unless metrics.public is true, so drop the line');
   }
@@ -202,7 +202,7 @@ async function startOnStorage(config: GatewayConfig, options: StartOptions, stor
       const snapshot = await catalogSnapshot(next, await simulatorUrlFor(next));
       catalog.replace(snapshot);
       logger.level = next.log.level;
-      warnOfUnpricedModels(snapshot, logger);
+      logPrices(snapshot, logger);
       return snapshot;
     },
     async close(graceSeconds = config.server.shutdown_grace_seconds) {
@@ -276,15 +276,4 @@ function withVideoJobs(storage: Storage, videoJobs: VideoJobStore): Storage {
     migrate: () => storage.migrate(),
     close: () => storage.close(),
   };
-}
-
-/**
- * One warning per callable model without a price: it answers keys without a budget at $0.00 in
- * the ledger, and keys with a budget are refused it, which an operator should hear of at start
- * rather than from a client.
- */
-function warnOfUnpricedModels(snapshot: CatalogSnapshot, logger: Logger): void {
-  for (const model of unpricedModelIds(snapshot.catalog, new Date())) {
-    logger.warn({ model }, `model '${model}' has no price: keys with a budget are refused it, and other keys' calls are recorded at $0; give it a price, or price: { free: true } to serve it free`);
-  }
 }

@@ -7,6 +7,7 @@ import type { CatalogModel, CatalogOptions, CatalogRoute } from './model-catalog
 import { buildPriceSchedule } from './pricing/build-price-schedule.js';
 import type { PriceSchedule } from './pricing/model-price.js';
 import { priceEntryFromConfig } from './pricing/price-entry-from-config.js';
+import { routeTokenDefaults, withRouteTokenPrices } from './pricing/route-token-prices.js';
 import { priceAt, scheduleOf } from './pricing/price-schedule.js';
 import { builtinImageRecords } from './records/builtin-image-records.js';
 import { builtinVideoRecords } from './records/builtin-video-records.js';
@@ -30,6 +31,7 @@ export function catalogModelFromConfig(model: ModelConfig, where: string, config
       ...(provider.api_key ? { apiKey: provider.api_key } : {}),
       ...(provider.headers ? { headers: provider.headers } : {}),
       ...(provider.responses ? { servesResponses: true } : {}),
+      ...cloudSettings(provider),
     };
     return [{ target, timeoutMs: route.timeout_ms ?? provider.timeout_ms, ...(provider.max_concurrency === undefined ? {} : { maxConcurrency: provider.max_concurrency }) }];
   });
@@ -58,12 +60,32 @@ export function catalogModelFromConfig(model: ModelConfig, where: string, config
     return { ...base, ownedBy: model.owned_by ?? builtin?.ownedBy ?? routeOwner(model), created: createdAt(prices, now), callable, prices, video };
   }
 
-  const firstTarget = routes[0]?.target;
-  const datasetEntries =
-    firstTarget === undefined ? undefined : (options.tokenPriceDefaults?.(firstTarget.kind, firstTarget.model) ?? options.tokenPriceDefaults?.(firstTarget.kind, model.id));
-  const defaults = datasetEntries === undefined || datasetEntries.length === 0 ? undefined : scheduleOf(datasetEntries, 'dataset');
+  // The model's price is its first route's: the one published, and charged unless a later route
+  // that serves a call has a price of its own.
+  const firstRoute = routes[0];
+  const defaults = firstRoute === undefined ? undefined : routeTokenDefaults(firstRoute, model.id, options.tokenPriceDefaults);
   const prices = schedule(where, () => buildPriceSchedule(configuredPrices, defaults, 'text'));
-  return { ...base, ownedBy: model.owned_by ?? routeOwner(model), created: createdAt(prices, now), callable: reachable, prices };
+  const pricedRoutes = schedule(where, () => withRouteTokenPrices(routes, model.id, configuredPrices, defaults, options.tokenPriceDefaults));
+  return { ...base, routes: pricedRoutes, ownedBy: model.owned_by ?? routeOwner(model), created: createdAt(prices, now), callable: reachable, prices };
+}
+
+/** The settings of a cloud kind, carried on its targets for its adapter. */
+function cloudSettings(provider: ProviderConfig): Pick<UpstreamTarget, 'bedrock' | 'vertex' | 'azure'> {
+  if (provider.type === 'bedrock' && provider.region !== undefined) {
+    return {
+      bedrock: {
+        region: provider.region,
+        ...(provider.access_key_id === undefined ? {} : { accessKeyId: provider.access_key_id }),
+        ...(provider.secret_access_key === undefined ? {} : { secretAccessKey: provider.secret_access_key }),
+        ...(provider.session_token === undefined ? {} : { sessionToken: provider.session_token }),
+      },
+    };
+  }
+  if (provider.type === 'vertex' && provider.project !== undefined && provider.location !== undefined) {
+    return { vertex: { project: provider.project, location: provider.location, ...(provider.credentials_file === undefined ? {} : { credentialsFile: provider.credentials_file }) } };
+  }
+  if (provider.type === 'azure') return { azure: provider.api_version === undefined ? {} : { apiVersion: provider.api_version } };
+  return {};
 }
 
 /** A route's provider; load-config has checked that the name is configured (an own entry, not `toString`). */
@@ -73,7 +95,7 @@ function providerNamed(config: GatewayConfig, name: string): ProviderConfig {
 }
 
 /** Price errors (two prices on one day, a markup finer than a pico-USD) name the model's field. */
-function schedule(where: string, build: () => PriceSchedule | undefined): PriceSchedule | undefined {
+function schedule<Built>(where: string, build: () => Built): Built {
   try {
     return build();
   } catch (error) {
@@ -100,7 +122,14 @@ function isCallable(target: UpstreamTarget, provider: ProviderConfig): boolean {
 /** The API root of a provider as its kind's SDK takes it; undefined when it cannot be reached. */
 export function resolveBaseUrl(provider: ProviderConfig, simulatorUrl: string | undefined): string | undefined {
   const { apiRoot } = adapterForKind(provider.type);
-  if (provider.base_url === builtinSimulatorUrl) return simulatorUrl === undefined ? undefined : `${simulatorUrl}${apiRoot.pathOnOrigin}`;
-  const configured = provider.base_url ?? apiRoot.defaultBaseUrl;
+  if (provider.base_url === builtinSimulatorUrl) {
+    if (simulatorUrl === undefined) return undefined;
+    // Azure's classic form is rooted at the resource's origin; its v1 API below it.
+    return provider.type === 'azure' && provider.api_version !== undefined ? simulatorUrl : `${simulatorUrl}${apiRoot.pathOnOrigin}`;
+  }
+  // Bedrock's public endpoint is its region's, Vertex's its location's (each kind takes only its own).
+  const place = provider.region ?? provider.location;
+  const located = place === undefined ? undefined : apiRoot.defaultBaseUrlAt?.(place);
+  const configured = provider.base_url ?? apiRoot.defaultBaseUrl ?? located;
   return configured === undefined ? undefined : apiRoot.normalise(configured);
 }

@@ -15,7 +15,11 @@ function catalog(models: unknown[], tokenPriceDefaults?: TokenPriceDefaults): Mo
 const flat = (usd: string) => ({ base: parseUsdToPico(usd), tiers: [] });
 const datasetPrice: TokenPriceDefaults = (_kind, modelId) =>
   modelId === 'known-upstream'
-    ? [{ effectiveFrom: '2025-01-01', text: { input: flat('2'), output: flat('8'), cacheRead: flat('0.5'), cacheWrite: flat('2'), cacheWriteOneHour: flat('2'), reasoning: flat('8') } }]
+    ? {
+        entries: [{ effectiveFrom: '2025-01-01', text: { input: flat('2'), output: flat('8'), cacheRead: flat('0.5'), cacheWrite: flat('2'), cacheWriteOneHour: flat('2'), reasoning: flat('8') } }],
+        source: 'vendor-dataset',
+        origin: { provider: 'openai', model: 'known-upstream', lookedUp: modelId },
+      }
     : undefined;
 const million = { inputUncached: 1_000_000, cacheRead: 0, cacheWrite: 0, output: 0, reasoning: 0 };
 
@@ -48,10 +52,43 @@ describe('the model catalog', () => {
       datasetPrice,
     );
     const at = new Date('2026-06-01T00:00:00Z');
-    expect(models.find('plain')?.prices?.source).toBe('dataset');
+    expect(models.find('plain')?.prices?.source).toBe('vendor-dataset');
+    expect(models.find('marked')?.prices).toMatchObject({ source: 'vendor-dataset', origin: { provider: 'openai', model: 'known-upstream' } });
     expect(costNanoUsd(priceAt(models.find('plain')?.prices, at), { tokens: million })).toBe(2_000_000_000n);
     expect(costNanoUsd(priceAt(models.find('marked')?.prices, at), { tokens: million })).toBe(2_500_000_000n);
     expect(models.find('unknown')?.prices).toBeUndefined();
+  });
+
+  it('gives a later route its own prices when the dataset prices it at another row, unless the config sets the rates', () => {
+    const rows: TokenPriceDefaults = (kind, modelId) => {
+      const known = datasetPrice(kind, 'known-upstream');
+      if (known === undefined) return undefined;
+      if (modelId === 'known-upstream') return known;
+      if (modelId !== 'dearer-upstream') return undefined;
+      const dearer = { ...known.entries[0]?.text, input: flat('4') } as NonNullable<(typeof known.entries)[0]['text']>;
+      return { entries: [{ effectiveFrom: '2025-01-01', text: dearer }], source: 'cloud-dataset', origin: { provider: 'aws', model: 'dearer-upstream', lookedUp: modelId } };
+    };
+    const routes = [
+      { provider: 'openai', model: 'known-upstream' },
+      { provider: 'openai', model: 'dearer-upstream' },
+      { provider: 'openai', model: 'known-upstream' },
+    ];
+    const models = catalog(
+      [
+        { id: 'two-rows', routes },
+        { id: 'marked', routes, price: { markup_percent: '50' } },
+        { id: 'operator', routes, price: { input_per_mtok: '1.00', output_per_mtok: '1.00' } },
+      ],
+      rows,
+    );
+    const at = new Date('2026-06-01T00:00:00Z');
+    const inputCost = (prices: Parameters<typeof priceAt>[0]) => costNanoUsd(priceAt(prices, at), { tokens: million });
+    const twoRows = models.find('two-rows');
+    expect(twoRows?.routes.map((route) => route.prices?.source)).toEqual([undefined, 'cloud-dataset', undefined]);
+    expect(inputCost(twoRows?.prices)).toBe(2_000_000_000n);
+    expect(inputCost(twoRows?.routes[1]?.prices)).toBe(4_000_000_000n);
+    expect(inputCost(models.find('marked')?.routes[1]?.prices)).toBe(6_000_000_000n);
+    expect(models.find('operator')?.routes.every((route) => route.prices === undefined)).toBe(true);
   });
 
   it('resolves a legacy alias to the image model that serves it, with the legacy rules', () => {

@@ -1,5 +1,6 @@
 import type { GatewayConfig } from '../config/config-schema.js';
-import type { PriceEntry, PriceSchedule } from './pricing/model-price.js';
+import type { DatasetPrice } from './pricing/dataset-token-prices.js';
+import type { PriceSchedule } from './pricing/model-price.js';
 import type { ProviderKind, UpstreamTarget } from '../providers/provider-adapter.js';
 import { catalogModelFromConfig } from './catalog-model-from-config.js';
 import type { ImageModelRecord, LegacyImageAlias } from './records/image-model-record.js';
@@ -12,6 +13,11 @@ export interface CatalogRoute {
   readonly timeoutMs: number | undefined;
   /** The provider's `max_concurrency`; undefined for an uncapped provider, whose calls never meet the caps. */
   readonly maxConcurrency?: number;
+  /**
+   * A later route's own token prices, when the pricing dataset prices it at another row than the
+   * model's first route (the same model on a cloud): a call this route serves is charged them.
+   */
+  readonly prices?: PriceSchedule;
 }
 
 export interface CatalogModel {
@@ -31,7 +37,7 @@ export interface CatalogModel {
 }
 
 /** Default token prices for an upstream model (the pricing dataset), kept out of the catalog so tests can give their own. */
-export type TokenPriceDefaults = (kind: ProviderKind, modelId: string) => readonly PriceEntry[] | undefined;
+export type TokenPriceDefaults = (kind: ProviderKind, modelId: string) => DatasetPrice | undefined;
 
 export interface CatalogOptions {
   /** Where the built-in simulator listens, when `builtin:sim` routes exist. */

@@ -5,7 +5,7 @@ import { databaseSchema } from './database-schema.js';
 import { routingSchema } from './routing-schema.js';
 import { builtinSimulatorUrl } from './default-config.js';
 
-export const providerTypes = ['openai', 'openai-compatible', 'anthropic', 'gemini'] as const;
+export const providerTypes = ['openai', 'openai-compatible', 'anthropic', 'gemini', 'bedrock', 'vertex', 'azure'] as const;
 
 /**
  * Checked at load: without its scheme (`api.example.com/v1`, `localhost:11434`) a URL would pass as
@@ -36,8 +36,74 @@ const providerSchema = z
      * route at its cap the client gets 429 `upstream_busy`.
      */
     max_concurrency: numeric(z.number().int().positive()).optional(),
+    /** bedrock: the AWS region, and a credential when the SDK's default chain is not used. */
+    region: z.string().min(1).optional(),
+    access_key_id: z.string().min(1).optional(),
+    secret_access_key: z.string().min(1).optional(),
+    session_token: z.string().min(1).optional(),
+    /** vertex: the Google Cloud project and location, and a service account key file when ADC is not used. */
+    project: z.string().min(1).optional(),
+    location: z.string().min(1).optional(),
+    credentials_file: z.string().min(1).optional(),
+    /** azure: the API version of the classic path shape (`…/openai/deployments/{deployment}/…`). */
+    api_version: z.string().min(1).optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((provider, context) => {
+    const refuse = (field: string, message: string): void => {
+      context.addIssue({ code: 'custom', path: [field], message });
+    };
+    const own = kindFields[provider.type];
+    for (const field of cloudFields) {
+      if (provider[field] !== undefined && !own.includes(field)) refuse(field, `only ${cloudFieldOwners(field)} providers take ${field}`);
+    }
+    if (provider.type === 'bedrock') {
+      if (provider.region === undefined) refuse('region', 'a bedrock provider needs its AWS region (such as us-east-1)');
+      const keyPair = [provider.access_key_id, provider.secret_access_key].filter((value) => value !== undefined).length;
+      if (keyPair === 1) refuse(provider.access_key_id === undefined ? 'access_key_id' : 'secret_access_key', 'access_key_id and secret_access_key go together');
+      if (provider.session_token !== undefined && keyPair === 0) refuse('session_token', 'a session token goes with access_key_id and secret_access_key');
+      if (provider.api_key !== undefined && keyPair > 0) refuse('api_key', 'a Bedrock API key replaces access_key_id and secret_access_key: give one or the other');
+    }
+    if (provider.type === 'vertex') {
+      if (provider.project === undefined) refuse('project', 'a vertex provider needs its Google Cloud project');
+      if (provider.location === undefined) refuse('location', 'a vertex provider needs its location (such as us-east5, or global)');
+    }
+    if (provider.type === 'azure') {
+      if (provider.base_url === undefined) refuse('base_url', 'an azure provider needs its resource URL (https://{resource}.openai.azure.com/openai/v1, or the classic https://{resource}.openai.azure.com with api_version)');
+      else if (provider.base_url === builtinSimulatorUrl) {
+        // The simulator answers both forms (the classic one when an API version is given) and takes any key, but does not play Entra ID.
+        if (provider.api_key === undefined) refuse('api_key', 'an azure provider on builtin:sim needs an api_key (any value): the simulator does not issue Entra ID tokens');
+      } else if (isAzureV1Url(provider.base_url)) {
+        if (provider.api_version !== undefined) refuse('api_version', 'the v1 API (a base_url ending in /openai/v1) takes no api_version');
+      } else if (provider.api_version === undefined) {
+        refuse('api_version', 'the classic Azure form (a base_url without /openai/v1) needs api_version (such as 2025-04-01-preview)');
+      }
+    }
+  });
+
+/** The settings only some kinds take, and which. */
+const cloudFields = ['region', 'access_key_id', 'secret_access_key', 'session_token', 'project', 'location', 'credentials_file', 'api_version'] as const;
+const kindFields: Readonly<Record<(typeof providerTypes)[number], readonly string[]>> = {
+  openai: [],
+  'openai-compatible': [],
+  anthropic: [],
+  gemini: [],
+  bedrock: ['region', 'access_key_id', 'secret_access_key', 'session_token'],
+  vertex: ['project', 'location', 'credentials_file'],
+  azure: ['api_version'],
+};
+
+function cloudFieldOwners(field: string): string {
+  return Object.entries(kindFields)
+    .filter(([, fields]) => fields.includes(field))
+    .map(([kind]) => kind)
+    .join(' and ');
+}
+
+/** Azure's v1 API root ends in `/openai/v1`; any other root is the classic form. */
+export function isAzureV1Url(baseUrl: string): boolean {
+  return /\/openai\/v1\/*$/.test(baseUrl);
+}
 
 const failModes = ['open', 'closed'] as const;
 

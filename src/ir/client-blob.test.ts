@@ -52,4 +52,10 @@ describe('reasoning blobs handed to clients', () => {
   it('treats a tag with an empty item id as the native provider\'s value', () => {
     expect(blobFromClientValue('switchyard.v1.openai.item-.enc', 'anthropic').blob).toEqual({ provider: 'anthropic', value: 'switchyard.v1.openai.item-.enc' });
   });
+
+  it('finds a Bedrock signature its way home from another format\'s slot', () => {
+    const value = clientBlobValue({ provider: 'bedrock', value: 'Ep0CCkgI+sig=' }, 'anthropic');
+    expect(value).toBe('switchyard.v1.bedrock.signed.Ep0CCkgI+sig=');
+    expect(blobFromClientValue(value, 'anthropic')).toEqual({ blob: { provider: 'bedrock', value: 'Ep0CCkgI+sig=' }, redacted: false });
+  });
 });

@@ -23,7 +23,7 @@ const redactedItemFlavour = 'redacted-item-';
 export function mayHoldForeignBlob(rawBody: string): boolean {
   return rawBody.includes(tagPrefix);
 }
-const providers: readonly BlobProvider[] = ['openai', 'anthropic', 'gemini', 'sim'];
+const providers: readonly BlobProvider[] = ['openai', 'anthropic', 'gemini', 'bedrock', 'sim'];
 
 export interface ClientBlobValue {
   readonly blob: ProviderBlob;

@@ -11,7 +11,7 @@ export interface ProviderBlob {
   readonly value: string;
 }
 
-export type BlobProvider = 'openai' | 'anthropic' | 'gemini' | 'sim';
+export type BlobProvider = 'openai' | 'anthropic' | 'gemini' | 'bedrock' | 'sim';
 
 /** Prompt-cache hint as Anthropic defines it; other providers ignore it. */
 export interface CacheControl {

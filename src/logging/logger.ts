@@ -12,7 +12,7 @@ export function createLogger(level: string, destination?: NodeJS.WritableStream 
       level,
       base: { service: 'switchyard' },
       redact: {
-        paths: ['authorization', 'headers.authorization', 'headers["x-api-key"]', 'headers["x-goog-api-key"]', 'apiKey', 'api_key', '*.apiKey', '*.api_key'],
+        paths: ['authorization', 'headers.authorization', 'headers["x-api-key"]', 'headers["x-goog-api-key"]', 'headers["api-key"]', 'headers["x-amz-security-token"]', 'headers.Authorization', 'apiKey', 'api_key', '*.apiKey', '*.api_key'],
         censor: '[redacted]',
       },
     },

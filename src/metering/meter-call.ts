@@ -77,8 +77,9 @@ function record(ledger: LedgerWriter, facts: MeteringFacts, status: number, usag
     images: 0,
     videoSeconds: 0,
     usageEstimated: usage.estimated === true,
-    // Priced at the price in force when the call was made, not when its entry is written.
-    costNanoUsd: delivered ? costNanoUsd(priceAt(facts.model.prices, facts.startedAt), { tokens: usage }) : 0n,
+    // Priced at the price in force when the call was made, not when its entry is written, and at
+    // the serving route's own price when it has one (a fallback to the same model on a cloud).
+    costNanoUsd: delivered ? costNanoUsd(priceAt(facts.route?.prices ?? facts.model.prices, facts.startedAt), { tokens: usage }) : 0n,
     createdAt: new Date(facts.startedAt),
     durationMs: Date.now() - facts.startedAt,
   };

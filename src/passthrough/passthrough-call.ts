@@ -3,7 +3,8 @@ import type { CallCompletion, CallOutcome } from '../call/call-outcome.js';
 import { commitOnFirstChunk } from '../call/commit-stream.js';
 import { StreamedCallScope } from '../call/streamed-call-scope.js';
 import { decodeUpstreamError } from '../providers/decode-upstream-error.js';
-import { flattenHeaders, readBodyText, sendUpstream, upstreamTransportError } from '../upstream/upstream-client.js';
+import { flattenHeaders, readBodyText, upstreamTransportError } from '../upstream/upstream-client.js';
+import { sendAuthorized } from '../upstream/send-authorized.js';
 import { parseUpstreamJson } from '../upstream/parse-upstream-json.js';
 import { isUpstreamErrorBody } from '../upstream/upstream-error-body.js';
 import { preparePassthroughBody } from './prepare-body.js';
@@ -21,15 +22,17 @@ export async function passthroughCall(
   /** The bytes `rawBody` was decoded from, when the client sent exactly that text. */
   rawBytes?: Buffer,
 ): Promise<CallOutcome> {
-  const { format, adapter, route } = context;
+  const { format, adapter, route, text: generation } = context;
   const prepared = preparePassthroughBody(format.name, rawBody, parsedBody, route.target.model);
+  // Upstreams whose body differs slightly from the client's (the model in the URL) rewrite it; others send it as prepared.
+  const upstreamText = generation.passthroughBody === undefined ? prepared.text : generation.passthroughBody(format.name, prepared.text, parsedBody, route.target, context.forwarded);
   const scope = new StreamedCallScope(context.clientSignal, context.usageWaitMs);
   const abort = scope.upstream;
-  const response = await sendUpstream({
-    url: context.text.passthroughUrl(format.name, route.target),
+  const response = await sendAuthorized(adapter, route.target, {
+    url: generation.passthroughUrl(format.name, route.target, parsedBody.stream === true),
     headers: adapter.upstreamHeaders(route.target, context.forwarded),
     // An unchanged body goes on as the bytes received: re-encoding a 500 KB conversation costs 0.7 ms.
-    body: rawBytes !== undefined && prepared.text === rawBody ? rawBytes : prepared.text,
+    body: rawBytes !== undefined && upstreamText === rawBody ? rawBytes : upstreamText,
     signal: abort,
     timeoutMs: context.timeoutMs,
     idleTimeoutMs: context.idleTimeoutMs,
@@ -40,7 +43,9 @@ export async function passthroughCall(
     throw decodeUpstreamError(adapter, route.target, response.statusCode, text, flattenHeaders(response.headers));
   }
   const contentType = String(response.headers['content-type'] ?? 'application/json');
-  if (parsedBody.stream !== true || !contentType.includes('text/event-stream')) {
+  // A stream in another framing than SSE (the AWS event stream) is one by its adapter's word, not its content type.
+  const streamed = parsedBody.stream === true && (generation.createEventReader !== undefined || contentType.includes('text/event-stream'));
+  if (!streamed) {
     const bytes = await response.body.bytes().catch((error: unknown) => {
       throw upstreamTransportError(error, abort);
     });
@@ -55,7 +60,7 @@ export async function passthroughCall(
   const completion = new Promise<CallCompletion>((resolve) => (resolveCompletion = resolve));
   const relay: RelayOutcome = { failed: false };
   const body = await commitOnFirstChunk(
-    relayStream(response, tap, context, prepared.injectedUsageChunk, scope, relay),
+    relayStream(response, tap, context, prepared.injectedUsageChunk, scope, relay, generation.createEventReader),
     // A stream that ended with the gateway's error event was not delivered whole.
     (completed) =>
       resolveCompletion({

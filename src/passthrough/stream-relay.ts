@@ -5,6 +5,7 @@ import type { ChunkStream } from '../call/commit-stream.js';
 import type { DeliveredOutput } from '../call/call-outcome.js';
 import { readOnIfClientLeft } from '../call/read-on-if-client-left.js';
 import { createSseReader } from '../upstream/sse-reader.js';
+import type { UpstreamEventReaderFactory } from '../providers/provider-adapter.js';
 import { upstreamTransportError, type UpstreamResponse } from '../upstream/upstream-client.js';
 import type { StreamedCallScope } from '../call/streamed-call-scope.js';
 import { DeliveredText } from '../tokens/delivered-text.js';
@@ -42,15 +43,26 @@ export async function* relayStream(
   dropUsageChunk: boolean,
   scope: StreamedCallScope,
   outcome: RelayOutcome = { failed: false },
+  /** How the upstream's stream becomes events when it is not SSE (the AWS event stream): each is re-framed as SSE. */
+  reframing?: UpstreamEventReaderFactory,
 ): ChunkStream {
   const delivered = new DeliveredText({ carriesText: context.format.streamEventCarriesText, textOf: context.format.streamEventText });
   // The upstream's error events hold its own text: scrubbed, whole, before they are relayed.
   const scrubber = createErrorEventScrubber((text) => scrubUpstreamText(text, context.route.target));
-  const reader = createSseReader((event) => {
+  let reframed = '';
+  const reader = (reframing ?? createSseReader)((event) => {
     tap.observe(event.event, event.data);
     if (!scope.clientHasLeft) delivered.add(event.data);
     scrubber.observe(event.event, event.data);
+    if (reframing !== undefined) reframed += sseFrame(event.event, event.data);
   });
+  /** The bytes to send for a chunk just read: the chunk itself, or the events it completed as SSE. */
+  const outgoing = (chunk: Buffer): Buffer | undefined => {
+    if (reframing === undefined) return chunk;
+    const text = reframed;
+    reframed = '';
+    return text === '' ? undefined : Buffer.from(text);
+  };
   const filter = dropUsageChunk ? createUsageChunkFilter() : undefined;
   const chunks = response.body.chunks();
   let failure: GatewayError | undefined;
@@ -64,11 +76,13 @@ export async function* relayStream(
       if (next.done === true) break;
       const chunk = next.value;
       if (!started) {
-        if (!startsLikeEventStream(chunk)) throw new GatewayError('upstream_malformed_answer', 'The upstream answered with something that is not an event stream.');
+        if (reframing === undefined && !startsLikeEventStream(chunk)) throw new GatewayError('upstream_malformed_answer', 'The upstream answered with something that is not an event stream.');
         started = true;
       }
       reader.push(chunk);
-      const filtered = filter === undefined ? chunk : filter.push(chunk);
+      const sending = outgoing(chunk);
+      if (sending === undefined) continue;
+      const filtered = filter === undefined ? sending : filter.push(sending);
       const relayed = filtered === undefined ? undefined : scrubber.push(filtered);
       if (relayed === undefined) continue;
       sentAnything = true;
@@ -78,6 +92,9 @@ export async function* relayStream(
       handedOver = false;
     }
     reader.flush();
+    const last = reframing === undefined ? undefined : outgoing(Buffer.alloc(0));
+    const lastRelayed = last === undefined ? undefined : scrubber.push(last);
+    if (lastRelayed !== undefined) yield lastRelayed;
     const rest = scrubber.end(filter?.flush());
     if (rest !== undefined) yield rest;
   } catch (error) {
@@ -100,6 +117,12 @@ export async function* relayStream(
 }
 
 const textEncoder = new TextEncoder();
+
+/** One event as SSE; data of several lines takes one `data:` line each. */
+function sseFrame(event: string | undefined, data: string): string {
+  const name = event === undefined ? '' : `event: ${event}\n`;
+  return `${name}data: ${data.split('\n').join('\ndata: ')}\n\n`;
+}
 
 /**
  * Whether a stream's first bytes can be SSE: a field name (`data`, `event`, `id`, `retry`), a

@@ -12,7 +12,27 @@ import type {
   VideoGenerationRequest,
 } from '../ir/index.js';
 
-export type ProviderKind = 'openai' | 'openai-compatible' | 'anthropic' | 'gemini';
+export type ProviderKind = 'openai' | 'openai-compatible' | 'anthropic' | 'gemini' | 'bedrock' | 'vertex' | 'azure';
+
+/** AWS Bedrock Runtime: the region, and a credential when the default chain is not used. */
+export interface BedrockSettings {
+  readonly region: string;
+  readonly accessKeyId?: string;
+  readonly secretAccessKey?: string;
+  readonly sessionToken?: string;
+}
+
+/** Google Vertex AI: where the models run, and a service account key when ADC is not used. */
+export interface VertexSettings {
+  readonly project: string;
+  readonly location: string;
+  readonly credentialsFile?: string;
+}
+
+/** Azure OpenAI: the classic path shape needs an API version; the v1 API has none. */
+export interface AzureSettings {
+  readonly apiVersion?: string;
+}
 
 /** One upstream a route points at: which provider, where, with which credential and model. */
 export interface UpstreamTarget {
@@ -28,7 +48,38 @@ export interface UpstreamTarget {
   readonly headers?: Readonly<Record<string, string>>;
   /** An OpenAI-compatible server that also serves the Responses API, so Responses clients pass through. */
   readonly servesResponses?: boolean;
+  /** Settings of the cloud kinds, present only on targets of that kind. */
+  readonly bedrock?: BedrockSettings;
+  readonly vertex?: VertexSettings;
+  readonly azure?: AzureSettings;
 }
+
+/** A finished upstream call, as an authorization step sees it: exactly what will be sent. */
+export interface CallToAuthorize {
+  readonly method: 'GET' | 'POST' | 'DELETE';
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string | Buffer | undefined;
+}
+
+/** Headers an authorization step adds to (or replaces in) the call's headers. */
+export type AuthorizationHeaders = Readonly<Record<string, string>>;
+
+/** One event of an upstream stream: its name (if any) and its data text. */
+export interface UpstreamStreamEvent {
+  readonly event: string | undefined;
+  readonly data: string;
+}
+
+/** Cuts an upstream's stream bytes into events, handed to its `onEvent` synchronously, in order. */
+export interface UpstreamEventReader {
+  push(chunk: Uint8Array): void;
+  /** The bytes ended: a last event still held is handed over. */
+  flush(): void;
+}
+
+/** Makes a reader for one stream; the default (no factory) is the SSE reader. */
+export type UpstreamEventReaderFactory = (onEvent: (event: UpstreamStreamEvent) => void) => UpstreamEventReader;
 
 /** Client headers a provider may forward (Anthropic `anthropic-beta`, `anthropic-version`). */
 export type ForwardedHeaders = Readonly<Record<string, string>>;
@@ -64,6 +115,8 @@ export interface StreamDecoder {
 export interface ApiRoot {
   /** The vendor's public API root; absent for kinds that exist only where an operator runs them. */
   readonly defaultBaseUrl?: string;
+  /** For vendors whose root depends on where the models run (Bedrock's region, Vertex's location): the root there. */
+  defaultBaseUrlAt?(location: string): string;
   /** Appended to a bare origin (the built-in simulator) to reach this kind's API root. */
   readonly pathOnOrigin: string;
   /** A configured root as the SDK takes it: trailing slashes and a redundant version segment dropped. */
@@ -79,8 +132,16 @@ export interface TextGeneration {
   buildRequest(request: IrRequest, target: UpstreamTarget, forwarded: ForwardedHeaders): UpstreamHttpRequest;
   decodeResponse(body: unknown, request: IrRequest): IrResponse;
   createStreamDecoder(request: IrRequest): StreamDecoder;
-  /** Passthrough: the URL for a client format's call. */
-  passthroughUrl(format: FormatName, target: UpstreamTarget): string;
+  /** Passthrough: the URL for a client format's call; `stream` for upstreams that stream at another URL. */
+  passthroughUrl(format: FormatName, target: UpstreamTarget, stream: boolean): string;
+  /**
+   * Passthrough: the body an upstream of the same format wants when it differs slightly (no
+   * `model` or `stream` members, a platform version member), from the prepared body text and the
+   * client's parsed body. Absent: the prepared body goes on unchanged.
+   */
+  passthroughBody?(format: FormatName, prepared: string, parsed: Readonly<Record<string, unknown>>, target: UpstreamTarget, forwarded: ForwardedHeaders): string;
+  /** How this upstream's stream bytes become events, when they are not SSE (AWS event stream). */
+  readonly createEventReader?: UpstreamEventReaderFactory;
 }
 
 /** Counting a request's input tokens upstream, exactly, without generating. */
@@ -88,6 +149,13 @@ export interface TokenCounting {
   /** The client format whose count request the upstream takes as it is (model renamed). */
   readonly nativeFormat: FormatName;
   countUrl(target: UpstreamTarget): string;
+  /**
+   * The count request's body when the upstream wants another shape than the client's: Bedrock's
+   * CountTokens wraps the InvokeModel body (with the client's betas), Claude on Vertex adds its
+   * platform version member. Given the client's body with the model renamed; absent: that body
+   * goes on as it is.
+   */
+  countBody?(prepared: string, target: UpstreamTarget, forwarded: ForwardedHeaders): string;
   /** The count in the upstream's answer; undefined when the answer holds none. */
   readInputTokens(body: unknown): number | undefined;
 }
@@ -157,6 +225,12 @@ export interface ProviderAdapter {
   readonly apiRoot: ApiRoot;
   /** Auth and required headers for the upstream (credential included). */
   upstreamHeaders(target: UpstreamTarget, forwarded: ForwardedHeaders): Record<string, string>;
+  /**
+   * Authorization computed from the final call (a bearer token fetched and cached, a signature over
+   * method, URL, headers and body), for every call of every capability. Returns a promise only
+   * when it must wait (a token being fetched), so a cached credential costs no extra turn.
+   */
+  authorize?(call: CallToAuthorize, target: UpstreamTarget): AuthorizationHeaders | Promise<AuthorizationHeaders>;
   /** Maps an upstream error response to a GatewayError (status class kept, no credentials or URLs). */
   decodeError(status: number, bodyText: string, headers: Readonly<Record<string, string>>): GatewayError;
   readonly text?: TextGeneration;

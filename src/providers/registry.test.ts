@@ -22,3 +22,14 @@ describe('image generation by upstream kind', () => {
     expect(adapterForKind('anthropic').images).toBeUndefined();
   });
 });
+
+describe('Bedrock models by their id', () => {
+  const onBedrock = (model: string): UpstreamTarget => ({ providerName: 'bedrock', kind: 'bedrock', baseUrl: 'https://bedrock-runtime.us-east-1.amazonaws.com', model, bedrock: { region: 'us-east-1' } });
+
+  it('passes Messages clients through to Anthropic\'s models, and translates every client to Converse for the rest', () => {
+    expect(adapterFor(onBedrock('us.anthropic.claude-sonnet-4-5-20250929-v1:0')).text?.nativeFormats).toEqual(['messages']);
+    expect(adapterFor(onBedrock('amazon.nova-pro-v1:0')).text?.nativeFormats).toEqual([]);
+    expect(adapterFor(onBedrock('amazon.nova-pro-v1:0')).text?.buildRequest).toBeDefined();
+    expect(adapterFor(onBedrock('amazon.nova-pro-v1:0')).tokenCounting).toBeUndefined();
+  });
+});

@@ -1,8 +1,10 @@
 import type { FormatName } from '../ir/format-name.js';
 import { anthropicAdapter } from './anthropic/index.js';
+import { converseOnBedrockAdapter, createClaudeOnBedrockAdapter, isAnthropicModelId } from './bedrock/index.js';
 import { geminiAdapter } from './gemini/index.js';
-import { createOpenAIChatAdapter, openAIResponsesAdapter } from './openai/index.js';
+import { createAzureAdapter, createOpenAIChatAdapter, openAIResponsesAdapter } from './openai/index.js';
 import type { ProviderAdapter, ProviderKind, UpstreamTarget } from './provider-adapter.js';
+import { vertexAdapterFor } from './vertex/index.js';
 
 /** The same adapter, passing through more client formats because the upstream serves them too. */
 function passingThrough(adapter: ProviderAdapter, nativeFormats: readonly FormatName[]): ProviderAdapter {
@@ -10,6 +12,9 @@ function passingThrough(adapter: ProviderAdapter, nativeFormats: readonly Format
 }
 
 const compatibleChat = createOpenAIChatAdapter('openai-compatible');
+
+/** Claude on Bedrock through InvokeModel, with the Anthropic codecs (a vendor's folder never imports another's). */
+const claudeOnBedrock = createClaudeOnBedrockAdapter(anthropicAdapter);
 
 /**
  * OpenAI itself serves both of its formats, so chat and Responses clients pass through; other
@@ -20,12 +25,20 @@ const openAI = passingThrough(openAIResponsesAdapter, ['chat', 'responses']);
 /** A compatible server that says it serves the Responses API too (`responses: true`). */
 const compatibleWithResponses = passingThrough(compatibleChat, ['chat', 'responses']);
 
-/** One adapter per upstream kind. Adding an upstream kind is one folder and one line here. */
+/**
+ * One adapter per upstream kind. Adding an upstream kind is one folder and one line here; a kind
+ * without its line does not typecheck.
+ */
 const adaptersByKind: Readonly<Record<ProviderKind, ProviderAdapter>> = {
   openai: openAI,
   'openai-compatible': compatibleChat,
   anthropic: anthropicAdapter,
   gemini: geminiAdapter,
+  azure: createAzureAdapter(),
+  // Claude's, for what every Bedrock provider shares; each call's adapter is chosen by its model.
+  bedrock: claudeOnBedrock,
+  // Gemini's, for what every Vertex provider shares; each call's adapter is chosen by its model.
+  vertex: vertexAdapterFor({ model: '' }),
 };
 
 /** The adapter for a kind of upstream, for what every upstream of that kind shares (its API root). */
@@ -36,5 +49,8 @@ export function adapterForKind(kind: ProviderKind): ProviderAdapter {
 /** The adapter for one upstream. */
 export function adapterFor(target: UpstreamTarget): ProviderAdapter {
   if (target.kind === 'openai-compatible' && target.servesResponses === true) return compatibleWithResponses;
-  return adaptersByKind[target.kind];
+  if (target.kind === 'vertex') return vertexAdapterFor(target);
+  // Anthropic's models take the Messages body through InvokeModel; every other model, Converse.
+  if (target.kind === 'bedrock') return isAnthropicModelId(target.model) ? claudeOnBedrock : converseOnBedrockAdapter;
+  return adapterForKind(target.kind);
 }

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { azureCall } from './azure-paths.js';
 import { chatEndpoint } from './encode-chat.js';
 import { geminiEndpoint } from './encode-gemini.js';
 import { messagesEndpoint } from './encode-messages.js';
@@ -23,6 +24,14 @@ const videoPath = /^\/v1\/videos(?:\/|$)|^\/v1beta\/(?:models\/[^/]+(?::predictL
 
 export async function routeRequest(request: IncomingMessage, response: ServerResponse, state: SimulatorState): Promise<void> {
   const url = new URL(request.url ?? '/', 'http://sim.invalid');
+  const azure = azureCall(url.pathname, url.searchParams, request.headers);
+  if (azure?.kind === 'refused') {
+    request.resume();
+    sendJson(response, azure.status, azure.body);
+    return;
+  }
+  // Azure's paths are OpenAI's below its own prefix: answered as OpenAI's.
+  if (azure !== undefined) url.pathname = azure.path;
   const path = url.pathname.replace(/\/+$/, '') || '/';
   const method = request.method ?? 'GET';
 

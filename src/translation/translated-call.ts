@@ -14,7 +14,8 @@ import { countInputTokens } from '../tokens/count-input-tokens.js';
 import { parseUpstreamJson } from '../upstream/parse-upstream-json.js';
 import { isUpstreamErrorBody } from '../upstream/upstream-error-body.js';
 import { createSseReader, type SseEvent } from '../upstream/sse-reader.js';
-import { flattenHeaders, readBodyText, sendUpstream, upstreamTransportError, type UpstreamResponse } from '../upstream/upstream-client.js';
+import { flattenHeaders, readBodyText, upstreamTransportError, type UpstreamResponse } from '../upstream/upstream-client.js';
+import { sendAuthorized } from '../upstream/send-authorized.js';
 
 /**
  * Different wire formats on the two sides: the request goes client format → IR → provider body,
@@ -25,7 +26,7 @@ export async function translatedCall(context: AttemptContext, request: IrRequest
   const upstreamRequest = generation.buildRequest(request, route.target, context.forwarded);
   const scope = new StreamedCallScope(context.clientSignal, context.usageWaitMs);
   const abort = scope.upstream;
-  const responsePending = sendUpstream({
+  const responsePending = sendAuthorized(adapter, route.target, {
     ...upstreamRequest,
     signal: abort,
     timeoutMs: context.timeoutMs,
@@ -108,7 +109,7 @@ async function* translateStream(
   scope: StreamedCallScope,
 ): AsyncGenerator<Uint8Array, void, void> {
   let pendingEvents: SseEvent[] = [];
-  const reader = createSseReader((event) => pendingEvents.push(event));
+  const reader = (context.text.createEventReader ?? createSseReader)((event) => pendingEvents.push(event));
   const delivered = new DeliveredText();
   const noteUsage = (event: IrStreamEvent): void => {
     const usage = event.type === 'usage' || event.type === 'response-end' || event.type === 'response-start' ? event.usage : undefined;

@@ -15,8 +15,9 @@ export const geminiContentFilterReasons: ReadonlySet<string> = new Set([
 
 /**
  * Upstream codes that mean "refused on content grounds": OpenAI's (`moderation_blocked` from the
- * gpt-image models, `content_policy_violation` from dall-e) and the reasons Google gives for a
+ * gpt-image models, `content_policy_violation` from dall-e), Azure's content filter refusing a
+ * prompt (`content_filter`) and the reasons Google gives for a
  * withheld or blocked image. A client needs this exact code to tell a refusal from a malformed
  * request, so the OpenAI error shape shows it instead of the gateway's own code.
  */
-export const contentRefusalCodes: ReadonlySet<string> = new Set(['moderation_blocked', 'content_policy_violation', ...geminiContentFilterReasons]);
+export const contentRefusalCodes: ReadonlySet<string> = new Set(['moderation_blocked', 'content_policy_violation', 'content_filter', ...geminiContentFilterReasons]);

@@ -27,10 +27,13 @@ beforeAll(async () => {
     providers: {
       'anthropic-sim': { type: 'anthropic', base_url: 'builtin:sim' },
       'chat-sim': { type: 'openai-compatible', base_url: 'builtin:sim' },
+      // Azure's classic form: Responses passed through to /openai/responses?api-version=…
+      'azure-sim': { type: 'azure', base_url: 'builtin:sim', api_version: '2025-04-01-preview', api_key: 'azure-sim-key' },
     },
     models: [
       { id: 'anthropic-upstream', routes: [{ provider: 'anthropic-sim', model: 'sim-claude' }] },
       { id: 'chat-upstream', routes: [{ provider: 'chat-sim', model: 'sim-chat' }] },
+      { id: 'azure-upstream', routes: [{ provider: 'azure-sim', model: 'gpt-sim' }] },
     ],
   });
 }, 600_000);
@@ -69,7 +72,7 @@ function codexHome(model: string): string {
   return home;
 }
 
-describe.each(['anthropic-upstream', 'chat-upstream'])('Codex CLI through /v1/responses to %s', (model) => {
+describe.each(['anthropic-upstream', 'chat-upstream', 'azure-upstream'])('Codex CLI through /v1/responses to %s', (model) => {
   it('runs the shell command the model asked for and reports its output', async () => {
     const home = codexHome(model);
     const { stdout } = await runWithoutInput(codex, ['exec', '--skip-git-repo-check', 'run a command [tool:exec_command]'], {

@@ -208,10 +208,11 @@ describe.skipIf(!hasChromium)(title, () => {
     await eventually(async () => page.getByTestId('call-cost').textContent().catch(() => null), (text) => text === `Cost: ${shown(nano(entry?.cost_usd ?? 'x'))}`, 'chat cost');
   });
 
-  it('lists every model by modality with its prices and its routes, each healthy while its circuit breaker is closed', async () => {
+  it('lists every model by modality with its prices, where they come from, and its routes, each healthy while its circuit breaker is closed', async () => {
     await openPage('Models');
     const card = page.locator('article.model', { hasText: 'sim-gpt' }).first();
     await card.waitFor();
+    await expect(card.textContent()).resolves.toContain('priced by the config');
     await expect(card.getByRole('list', { name: 'Routes, in the order they are tried' }).textContent()).resolves.toMatch(/→ .*healthy/);
     await expect(page.getByRole('heading', { level: 2, name: 'Video models' }).isVisible()).resolves.toBe(true);
   });

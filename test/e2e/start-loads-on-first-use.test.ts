@@ -14,10 +14,14 @@ const youngGenerationRecorder = path.join(root, 'test', 'support', 'record-young
 /**
  * What a start on the defaults loads: the text path and nothing a text call never needs. Each of
  * these is loaded on first use (a Redis in the config, a config file, an image or a video, S3,
- * the pricing dataset, a token count, PostgreSQL). They stay outside the gateway's bundle
+ * the pricing dataset, a token count, PostgreSQL, an Entra ID token for Azure, a Bedrock call's
+ * signature and event stream, Vertex AI credentials). They stay outside the gateway's bundle
  * (scripts/bundle-gateway.js), so a load shows as a file under node_modules.
  */
-const notNeededForText = ['ioredis', 'yaml', 'mediabunny', 'busboy', 'sharp', '@aws-sdk/client-s3', '@pydantic/genai-prices', 'gpt-tokenizer', 'pg'];
+const notNeededForText = [
+  'ioredis', 'yaml', 'mediabunny', 'busboy', 'sharp', '@aws-sdk/client-s3', '@pydantic/genai-prices', 'gpt-tokenizer', 'pg', '@azure/identity',
+  '@smithy/signature-v4', '@smithy/eventstream-codec', '@aws-sdk/credential-provider-node', 'google-auth-library',
+];
 
 /** The packages under node_modules that a list of module URLs or paths names. */
 function packagesIn(lines: readonly string[]): Set<string> {

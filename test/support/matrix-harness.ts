@@ -47,7 +47,9 @@ export async function startMatrixHarness(): Promise<MatrixHarness> {
   const models: unknown[] = [];
   for (const kind of upstreamKinds) {
     const openAiType = kind === 'openai' || kind === 'openai-compatible';
-    providers[kind] = { type: kind, base_url: openAiType ? `${upstreams[kind].url}/v1` : upstreams[kind].url, api_key: `upstream-secret-${kind}` };
+    // Azure on its v1 API: OpenAI's paths below /openai/v1, which the simulator also serves.
+    const baseUrl = kind === 'azure' ? `${upstreams[kind].url}/openai/v1` : openAiType ? `${upstreams[kind].url}/v1` : upstreams[kind].url;
+    providers[kind] = { type: kind, base_url: baseUrl, api_key: `upstream-secret-${kind}` };
     models.push({
       id: `matrix-${kind}`,
       routes: [{ provider: kind, model: `upstream-${kind}` }],

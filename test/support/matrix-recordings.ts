@@ -7,8 +7,8 @@ import { splitSse } from './sse.js';
 export type MatrixReply = AnswerReply | 'simulator';
 
 /** The upstream kinds of the matrix, named after the provider `type` in the config. */
-export type UpstreamKind = 'openai-compatible' | 'openai' | 'anthropic' | 'gemini';
-export const upstreamKinds: readonly UpstreamKind[] = ['openai-compatible', 'openai', 'anthropic', 'gemini'];
+export type UpstreamKind = 'openai-compatible' | 'openai' | 'anthropic' | 'gemini' | 'azure';
+export const upstreamKinds: readonly UpstreamKind[] = ['openai-compatible', 'openai', 'anthropic', 'gemini', 'azure'];
 
 /** The wire format the gateway actually speaks to the upstream. */
 export type UpstreamWire = 'chat' | 'responses' | 'anthropic' | 'gemini';
@@ -27,6 +27,9 @@ export function wireFor(format: FormatName, kind: UpstreamKind): UpstreamWire {
       return 'anthropic';
     case 'gemini':
       return 'gemini';
+    case 'azure':
+      // Azure passes both OpenAI formats through and translates Messages clients to chat completions.
+      return format === 'responses' ? 'responses' : 'chat';
   }
 }
 

@@ -151,9 +151,14 @@ export function defineFormatMatrix(format: FormatName, knownFailures: KnownFailu
   });
 
   if (format === 'chat') return;
-  /** Reasoning from one provider, echoed by the client to a model on another: never delivered there. */
+  /**
+   * Reasoning from one provider, echoed by the client to a model on another: never delivered there.
+   * Azure is not a second provider here: its Responses blobs are OpenAI's own format, untagged, so
+   * OpenAI's encrypted reasoning would reach it (docs/compatibility.md says so), and a body that is
+   * translated for it goes to chat completions, not to the Responses wire this suite serves.
+   */
   const isolationCases = (['openai', 'anthropic'] as const).flatMap((from) =>
-    upstreamKinds.filter((to) => to !== from).map((to) => ({ from, to })),
+    upstreamKinds.filter((to) => to !== from && to !== 'azure').map((to) => ({ from, to })),
   );
   describe.each(isolationCases)(`${format} client: reasoning from $from, next turn to $to`, ({ from, to }) => {
     test(cellKey(format, from, `blob isolation to ${to}`, true))('never sends the first provider\'s blob to the second', async () => {

@@ -25,5 +25,7 @@ export function buildPriceSchedule(
   });
   if (entries.length === 0) return undefined;
   const ownRates = configured.some(hasOwnRates);
-  return scheduleOf(entries, ownRates ? 'config' : (defaults?.source ?? 'config'));
+  // A markup over the defaults keeps their source: the rates are still the dataset's (or the gateway's).
+  if (ownRates || defaults === undefined) return scheduleOf(entries, 'config');
+  return scheduleOf(entries, defaults.source, defaults.origin);
 }

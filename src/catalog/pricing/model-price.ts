@@ -61,11 +61,38 @@ export interface PriceEntry {
   readonly video?: VideoPrices;
 }
 
-/** Where a model's prices came from, shown to operators. */
-export type PriceSource = 'config' | 'dataset' | 'builtin';
+/**
+ * Where a model's prices came from, shown to operators: the operator's config, the pricing
+ * dataset's row for the cloud that serves it, the dataset's row for the model's vendor (its own API,
+ * or a cloud the dataset says sells it at the vendor's price), or the gateway's own media prices.
+ */
+export type PriceSource = 'config' | 'cloud-dataset' | 'vendor-dataset' | 'builtin';
+
+/** A Bedrock cross-region inference profile's price against its model's in one region. */
+export interface CrossRegionPricing {
+  /** The profile's prefix without its dot: `us`, `eu`, `apac`, `global`, … */
+  readonly prefix: string;
+  /** True when the dataset prices the profile's id itself; false when the prefix was cut to find a price. */
+  readonly profilePriced: boolean;
+  /** The profile's input rate against the in-region model's, as the dataset has them. */
+  readonly againstInRegion: 'higher' | 'lower' | 'same' | 'unknown';
+}
+
+/** The dataset row a model's default prices came from. */
+export interface DatasetOrigin {
+  /** The dataset's provider id (`aws`, `google`, `azure`, `openai`, …). */
+  readonly provider: string;
+  /** The dataset's model id. */
+  readonly model: string;
+  /** The id that matched it, after the cloud's normalisations. */
+  readonly lookedUp: string;
+  readonly crossRegion?: CrossRegionPricing;
+}
 
 /** Every price of one model over time, oldest first: past, current and scheduled. */
 export interface PriceSchedule {
   readonly entries: readonly PriceEntry[];
   readonly source: PriceSource;
+  /** For prices from the dataset (marked up or not): the row they came from. */
+  readonly origin?: DatasetOrigin;
 }

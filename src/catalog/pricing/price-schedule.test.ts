@@ -12,7 +12,7 @@ describe('scheduleOf', () => {
   });
 
   it('accepts the first day of the epoch, from which dataset prices apply', () => {
-    expect(scheduleOf([first, { effectiveFrom: '1970-01-01' }], 'dataset').entries.map((entry) => entry.effectiveFrom)).toEqual(['1970-01-01', '2026-01-01']);
+    expect(scheduleOf([first, { effectiveFrom: '1970-01-01' }], 'vendor-dataset').entries.map((entry) => entry.effectiveFrom)).toEqual(['1970-01-01', '2026-01-01']);
   });
 
   it.each(['2026-02-30', '2026-13-01', '2026-1-1', '01/02/2026', ''])('refuses %j, which is no day (it would be in force at any time)', (day) => {
@@ -25,7 +25,7 @@ describe('scheduleOf', () => {
 });
 
 describe('priceAt', () => {
-  const schedule = scheduleOf([first, second, third], 'dataset');
+  const schedule = scheduleOf([first, second, third], 'vendor-dataset');
 
   it('has no price before the first entry takes effect', () => {
     expect(priceAt(schedule, new Date('2025-12-31T23:59:59.999Z'))).toBeUndefined();

@@ -1,5 +1,5 @@
 import { derivedPerObject } from './derived-per-object.js';
-import type { PriceEntry, PriceSchedule } from './model-price.js';
+import type { DatasetOrigin, PriceEntry, PriceSchedule } from './model-price.js';
 
 /** UTC midnight of a `YYYY-MM-DD` date, in milliseconds. */
 function startOf(day: string): number {
@@ -17,7 +17,7 @@ function isCalendarDay(day: string): boolean {
  * The entries sorted oldest first. Two entries on one day are a configuration error, and so is a
  * date that is no day: it would compare as NaN, and such an entry would be in force at any time.
  */
-export function scheduleOf(entries: readonly PriceEntry[], source: PriceSchedule['source']): PriceSchedule {
+export function scheduleOf(entries: readonly PriceEntry[], source: PriceSchedule['source'], origin?: DatasetOrigin): PriceSchedule {
   for (const entry of entries) {
     if (!isCalendarDay(entry.effectiveFrom)) throw new RangeError(`"${entry.effectiveFrom}" is not a YYYY-MM-DD date`);
   }
@@ -27,7 +27,7 @@ export function scheduleOf(entries: readonly PriceEntry[], source: PriceSchedule
       throw new RangeError(`two prices take effect on ${sorted[index]?.effectiveFrom}`);
     }
   }
-  return { entries: sorted, source };
+  return { entries: sorted, source, ...(origin === undefined ? {} : { origin }) };
 }
 
 /** Each schedule's entry start times, parsed once: a call is priced on every request. */

@@ -9,7 +9,8 @@ import type { AbortScope } from '../../call/abort-scope.js';
 import type { CatalogRoute } from '../../catalog/model-catalog.js';
 import { countInputTokens } from '../../tokens/count-input-tokens.js';
 import { parseUpstreamJson } from '../../upstream/parse-upstream-json.js';
-import { flattenHeaders, readBodyText, sendUpstream } from '../../upstream/upstream-client.js';
+import { flattenHeaders, readBodyText } from '../../upstream/upstream-client.js';
+import { sendAuthorized } from '../../upstream/send-authorized.js';
 import { parseJsonObject } from '../../http/read-request-body.js';
 import { resolveModel } from '../../routing/resolve-model.js';
 import type { MeteredAnswer, MeteredEndpoint } from '../metered-call/metered-endpoint.js';
@@ -68,8 +69,9 @@ interface UpstreamCount {
 }
 
 async function countUpstream({ adapter, counting, route, rawBody, forwarded, signal, timeoutMs }: UpstreamCount): Promise<number> {
-  const body = replaceTopLevelString(rawBody, 'model', route.target.model) ?? rawBody;
-  const response = await sendUpstream({
+  const renamed = replaceTopLevelString(rawBody, 'model', route.target.model) ?? rawBody;
+  const body = counting.countBody === undefined ? renamed : counting.countBody(renamed, route.target, forwarded);
+  const response = await sendAuthorized(adapter, route.target, {
     url: counting.countUrl(route.target),
     headers: adapter.upstreamHeaders(route.target, forwarded),
     body,

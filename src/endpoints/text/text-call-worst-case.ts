@@ -35,7 +35,17 @@ export function textCallWorstCase(format: FormatName, call: TextCallToReserve, s
       { param: charge.param },
     );
   }
-  return worstTextCostNanoUsd(price, call.rawBody, outputBound(format, call.parsedBody));
+  const bound = outputBound(format, call.parsedBody);
+  let worst = worstTextCostNanoUsd(price, call.rawBody, bound);
+  // A later route with a price of its own may serve the call: the reservation covers the dearest.
+  for (const route of call.model.routes) {
+    if (route.prices === undefined) continue;
+    const routePrice = priceAt(route.prices, startedAt);
+    if (routePrice === undefined) continue;
+    const routeWorst = worstTextCostNanoUsd(routePrice, call.rawBody, bound);
+    if (routeWorst > worst) worst = routeWorst;
+  }
+  return worst;
 }
 
 /** An uncapped call's refusal says which cap field lowers its reservation; a capped call's is left as it is. */

@@ -7,7 +7,8 @@ import { inUpstreamSlot } from '../../routing/in-upstream-slot.js';
 import { runWithFallback, type AttemptReport, type FallbackPolicy } from '../../routing/run-with-fallback.js';
 import type { UpstreamCaps } from '../../governance/upstream-caps/upstream-caps.js';
 import { parseUpstreamJson } from '../../upstream/parse-upstream-json.js';
-import { flattenHeaders, readBodyText, sendUpstream, upstreamTransportError } from '../../upstream/upstream-client.js';
+import { flattenHeaders, readBodyText, upstreamTransportError } from '../../upstream/upstream-client.js';
+import { sendAuthorized } from '../../upstream/send-authorized.js';
 import { imageRoutes, type ImageRoute } from './image-routes.js';
 
 export interface ImageCallSettings {
@@ -31,7 +32,7 @@ export async function generateOnRoute(candidate: ImageRoute, request: ImageGener
   const { adapter, images, route } = candidate;
   const call = images.buildRequest(request, route.target);
   const abort = settings.signal.child();
-  const response = await sendUpstream({ ...call, signal: abort, timeoutMs: route.timeoutMs ?? settings.timeoutMs });
+  const response = await sendAuthorized(adapter, route.target, { ...call, signal: abort, timeoutMs: route.timeoutMs ?? settings.timeoutMs });
   const text = await readBodyText(response).catch((error: unknown) => {
     throw upstreamTransportError(error, abort);
   });

@@ -8,7 +8,8 @@ import type { ImageStreamDecoder } from '../../providers/provider-adapter.js';
 import { inUpstreamSlot } from '../../routing/in-upstream-slot.js';
 import { runWithFallback } from '../../routing/run-with-fallback.js';
 import { parseUpstreamJson } from '../../upstream/parse-upstream-json.js';
-import { flattenHeaders, readBodyText, sendUpstream, upstreamTransportError } from '../../upstream/upstream-client.js';
+import { flattenHeaders, readBodyText, upstreamTransportError } from '../../upstream/upstream-client.js';
+import { sendAuthorized } from '../../upstream/send-authorized.js';
 import { createCompletedImagesTally } from './completed-images-tally.js';
 import { generateOnRoute, type ImageCallSettings } from './generate-images.js';
 import { imageRoutes, type ImageRoute } from './image-routes.js';
@@ -49,7 +50,7 @@ async function relayedStream(candidate: ImageRoute, decoder: ImageStreamDecoder,
   const tally = createCompletedImagesTally(decoder);
   const scope = new StreamedCallScope(call.settings.signal, call.settings.usageWaitMs, () => tally.awaitingCompletion());
   const abort = scope.upstream;
-  const response = await sendUpstream({ ...images.buildRequest(call.request, route.target), signal: abort, timeoutMs: route.timeoutMs ?? call.settings.timeoutMs });
+  const response = await sendAuthorized(adapter, route.target, { ...images.buildRequest(call.request, route.target), signal: abort, timeoutMs: route.timeoutMs ?? call.settings.timeoutMs });
   if (response.statusCode >= 400) {
     const text = await readBodyText(response).catch(() => '');
     throw decodeUpstreamError(adapter, route.target, response.statusCode, text, flattenHeaders(response.headers));

@@ -5,6 +5,7 @@ import type { VideoContentVariant } from '../../ir/video-generation.js';
 import { decodeUpstreamError } from '../../providers/decode-upstream-error.js';
 import type { ProviderAdapter, UpstreamTarget } from '../../providers/provider-adapter.js';
 import { flattenHeaders, readBodyText, sendUpstream, type UpstreamResponse } from '../../upstream/upstream-client.js';
+import { sendAuthorized } from '../../upstream/send-authorized.js';
 import type { ContentStore, StoredContent } from '../content-store/content-store.js';
 import { allowsPrivateAddresses, assertOutsideHost, outsideOnlyDispatcher, type PrivateAddressRule } from './download-address-guard.js';
 import { createMp4Probe } from './mp4-duration.js';
@@ -60,16 +61,18 @@ async function fetchFollowingRedirects(target: DownloadTarget, signal: AbortScop
   for (let hop = 0; hop <= maxRedirects; hop++) {
     const parsed = new URL(url);
     const dispatcher = dispatcherFor(parsed, providerOrigin, insideAllowed);
-    const headers = parsed.origin === origin ? target.headers : {};
-    const response = await sendUpstream({
-      method: 'GET',
+    const ownOrigin = parsed.origin === origin;
+    const call = {
+      method: 'GET' as const,
       url,
-      headers: withoutBodyHeaders(headers),
+      headers: withoutBodyHeaders(ownOrigin ? target.headers : {}),
       signal,
       timeoutMs: target.timeoutMs,
       maxAnswerBytes: target.maxBytes,
       ...(dispatcher === undefined ? {} : { dispatcher }),
-    });
+    };
+    // The provider's authorization, like its headers, goes only to the content's own origin.
+    const response = ownOrigin ? await sendAuthorized(target.adapter, target.upstream, call) : await sendUpstream(call);
     const location = response.headers.location;
     if (!redirectStatuses.has(response.statusCode) || typeof location !== 'string') return response;
     await readBodyText(response);
@@ -101,6 +104,7 @@ function assertAnnouncedSize(response: UpstreamResponse, maxBytes: number): void
  * or larger than the cap, is refused with `upstream_content_refused` and nothing is kept.
  */
 export async function downloadVideoContent(target: DownloadTarget, store: ContentStore, key: string, expiresAt: Date): Promise<DownloadedContent> {
+  if (target.url.startsWith('data:')) return storeInlineContent(target, store, key, expiresAt);
   const signal = new AbortScope();
   try {
     const response = await fetchFollowingRedirects(target, signal);
@@ -118,4 +122,26 @@ export async function downloadVideoContent(target: DownloadTarget, store: Conten
     if (error instanceof GatewayError && error.code === 'upstream_answer_too_large') throw tooLarge(target.maxBytes);
     throw error;
   }
+}
+
+/**
+ * Content the upstream handed back inline (Vertex's Veo without a bucket answers with the video's
+ * base64 in the operation), as a `data:` URL: stored under the same rules as a download.
+ */
+async function storeInlineContent(target: DownloadTarget, store: ContentStore, key: string, expiresAt: Date): Promise<DownloadedContent> {
+  const match = /^data:([^;,]+);base64,(.*)$/s.exec(target.url);
+  if (match === null) throw new GatewayError('upstream_content_refused', 'The upstream handed back inline content the gateway cannot read.');
+  const [, mediaType, base64] = match as unknown as [string, string, string];
+  // Base64 is four characters for three bytes: the size is known before anything is decoded.
+  if (Math.floor((base64.length * 3) / 4) > target.maxBytes + 2) throw tooLarge(target.maxBytes);
+  const bytes = Buffer.from(base64, 'base64');
+  if (bytes.length > target.maxBytes) throw tooLarge(target.maxBytes);
+  const contentType = keptContentType(target.variant, mediaType);
+  const probe = createMp4Probe();
+  const stored = await store.put(key, probe.pass(oneChunk(bytes)), contentType, { expiresAt });
+  return { stored, durationSeconds: probe.result().durationSeconds };
+}
+
+async function* oneChunk(bytes: Uint8Array): AsyncIterable<Uint8Array> {
+  yield bytes;
 }

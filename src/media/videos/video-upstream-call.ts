@@ -2,7 +2,8 @@ import { AbortScope } from '../../call/abort-scope.js';
 import { decodeUpstreamError } from '../../providers/decode-upstream-error.js';
 import type { ProviderAdapter, UpstreamCall, UpstreamTarget } from '../../providers/provider-adapter.js';
 import { parseUpstreamJson } from '../../upstream/parse-upstream-json.js';
-import { flattenHeaders, readBodyText, sendUpstream, upstreamTransportError } from '../../upstream/upstream-client.js';
+import { flattenHeaders, readBodyText, upstreamTransportError } from '../../upstream/upstream-client.js';
+import { sendAuthorized } from '../../upstream/send-authorized.js';
 
 /** A job API's JSON answer, with the headers that may carry a poll-after hint. */
 export interface VideoUpstreamAnswer {
@@ -16,7 +17,7 @@ export interface VideoUpstreamAnswer {
  * its URL or credential.
  */
 export async function callVideoUpstream(adapter: ProviderAdapter, target: UpstreamTarget, call: UpstreamCall, timeoutMs: number, signal: AbortScope = new AbortScope()): Promise<VideoUpstreamAnswer> {
-  const response = await sendUpstream({ ...call, signal, timeoutMs });
+  const response = await sendAuthorized(adapter, target, { ...call, signal, timeoutMs });
   const text = await readBodyText(response).catch((error: unknown) => {
     throw upstreamTransportError(error, signal);
   });

@@ -304,7 +304,7 @@ describe('upstream address and headers', () => {
   });
 
   it('gives the Messages passthrough URL and refuses other formats', () => {
-    expect(anthropicAdapter.text.passthroughUrl('messages', target)).toBe('https://api.anthropic.com/v1/messages');
-    expect(() => anthropicAdapter.text.passthroughUrl('chat', target)).toThrow();
+    expect(anthropicAdapter.text.passthroughUrl('messages', target, false)).toBe('https://api.anthropic.com/v1/messages');
+    expect(() => anthropicAdapter.text.passthroughUrl('chat', target, false)).toThrow();
   });
 });

@@ -19,7 +19,7 @@ describe('geminiAdapter', () => {
   });
 
   it('answers the generateContent URL for passthrough, which Gemini never uses', () => {
-    expect(geminiAdapter.text.passthroughUrl('chat', target)).toBe(
+    expect(geminiAdapter.text.passthroughUrl('chat', target, false)).toBe(
       'https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:generateContent',
     );
   });

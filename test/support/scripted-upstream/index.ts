@@ -6,3 +6,4 @@ export { askedForStream, faultReply, wireOf, type Fault, type UpstreamWire } fro
 export { caseClosedEarlyAt, pacedStreams, type PacedStream } from './paced-streams.js';
 export { isGenerationCall, startSimulatorUpstream, untilGenerationCalls, type SimulatorUpstream } from './simulator-upstream.js';
 export { askedId, meteredReply, type AskedUsage } from './metered-reply.js';
+export { azureOperation, azureReply, type AzureChecks, type AzureOperation } from './azure-reply.js';

@@ -135,8 +135,8 @@ describe('openai chat buildRequest', () => {
 
   it('names the passthrough URLs and headers', () => {
     const adapter = createOpenAIChatAdapter('openai');
-    expect(adapter.text.passthroughUrl('chat', target)).toBe('https://api.example.test/v1/chat/completions');
-    expect(adapter.text.passthroughUrl('responses', target)).toBe('https://api.example.test/v1/responses');
+    expect(adapter.text.passthroughUrl('chat', target, false)).toBe('https://api.example.test/v1/chat/completions');
+    expect(adapter.text.passthroughUrl('responses', target, false)).toBe('https://api.example.test/v1/responses');
     expect(adapter.upstreamHeaders(target, {})).toMatchObject({ authorization: 'Bearer sk-test', 'openai-organization': 'org-1' });
     expect(adapter.text.nativeFormats).toEqual(['chat']);
   });

@@ -18,7 +18,7 @@ describe('Responses upstream request', () => {
     expect(built.url).toBe('https://api.openai.com/v1/responses');
     expect(built.headers).toEqual({ 'content-type': 'application/json', authorization: 'Bearer sk-up', 'OpenAI-Project': 'p1' });
     expect(JSON.parse(built.body)).toMatchObject({ model: 'gpt-5.1', stream: true, store: false, include: ['reasoning.encrypted_content'] });
-    expect(openAIResponsesAdapter.text.passthroughUrl('responses', target)).toBe('https://api.openai.com/v1/responses');
+    expect(openAIResponsesAdapter.text.passthroughUrl('responses', target, false)).toBe('https://api.openai.com/v1/responses');
     expect(openAIResponsesAdapter.upstreamHeaders(target, {})).toMatchObject({ authorization: 'Bearer sk-up' });
   });
 
