@@ -7,7 +7,7 @@ import {
   usageFromMessagesUsage,
 } from '../../wire/messages/index.js';
 import type { MessagesResponseExtensions } from '../../wire/messages/index.js';
-import { customToolNames, unwrapCustomInput } from './custom-tool.js';
+import { customToolNames, unwrapCustomInput } from '../custom-tool-wrapper.js';
 
 function invalidResponse(detail: string): GatewayError {
   return new GatewayError('upstream_invalid_response', `The upstream returned an unexpected message: ${detail}.`);

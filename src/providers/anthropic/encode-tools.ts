@@ -1,7 +1,7 @@
 import type { IrRequest, IrTool, JsonSchema } from '../../ir/index.js';
 import { isRecord } from '../../json/json-value.js';
 import type { MessagesToolChoice } from '../../wire/messages/index.js';
-import { customToolInputSchema } from './custom-tool.js';
+import { customToolInputSchema } from '../custom-tool-wrapper.js';
 
 /** Messages requires `input_schema` to be an object schema; tools declared without parameters get an empty one. */
 function objectSchema(parameters: JsonSchema): JsonSchema {

@@ -10,7 +10,7 @@ import {
 } from '../../wire/messages/index.js';
 import type { MessagesUsageFigures } from '../../wire/messages/index.js';
 import type { StreamDecoder } from '../provider-adapter.js';
-import { customToolNames, unwrapCustomInput } from './custom-tool.js';
+import { customToolNames, unwrapCustomInput } from '../custom-tool-wrapper.js';
 import { streamErrorFromEvent } from './decode-error.js';
 
 /** A block the decoder emits, keyed by the upstream's content index. */

@@ -3,7 +3,7 @@ import type { IrRequest, IrResponse, OutputPart } from '../../../ir/index.js';
 import type { JsonRecord } from '../../../json/json-value.js';
 import { isRecord, readArray, readRecord, readString } from '../../../json/json-value.js';
 import { converseToolUseId } from './converse-tool-ids.js';
-import { customToolNames, unwrapCustomInput } from './custom-tool.js';
+import { customToolNames, unwrapCustomInput } from '../../custom-tool-wrapper.js';
 import { finishFromConverseStopReason } from './wire/converse-stop-reason.js';
 import { usageFromConverseUsage } from './wire/converse-usage.js';
 

@@ -1,6 +1,6 @@
 import type { IrRequest, IrTool, JsonSchema } from '../../../ir/index.js';
 import { cachePoint } from './encode-content.js';
-import { customToolInputSchema } from './custom-tool.js';
+import { customToolInputSchema } from '../../custom-tool-wrapper.js';
 import type { ConverseTool, ConverseToolChoice, ConverseToolConfig } from './wire/converse-request.js';
 
 /** Converse wants an object schema; tools declared without parameters get an empty one. */

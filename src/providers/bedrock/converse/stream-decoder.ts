@@ -4,7 +4,7 @@ import type { JsonRecord } from '../../../json/json-value.js';
 import { isRecord, parseJson, readNumber, readRecord, readString } from '../../../json/json-value.js';
 import type { StreamDecoder } from '../../provider-adapter.js';
 import { converseToolUseId } from './converse-tool-ids.js';
-import { customToolNames, unwrapCustomInput } from './custom-tool.js';
+import { customToolNames, unwrapCustomInput } from '../../custom-tool-wrapper.js';
 import { converseStreamError, isConverseStreamException, truncatedStreamError } from './decode-error.js';
 import { matchedStopSequence } from './decode-response.js';
 import { invalidStream, streamEventTypes } from './stream-event-types.js';

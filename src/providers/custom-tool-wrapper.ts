@@ -1,9 +1,9 @@
-import type { IrRequest } from '../../ir/index.js';
+import type { IrRequest } from '../ir/index.js';
 
 /**
- * Messages has no free-form (`custom`) tools, so a custom tool is offered as an ordinary tool whose
- * only argument is the raw text; calls are unwrapped back to raw text on the way out so the client
- * sees the custom call it defined.
+ * Upstreams without free-form (`custom`) tools (Messages, Converse) are offered a custom tool as an
+ * ordinary tool whose only argument is the raw text; calls are unwrapped back to raw text on the way
+ * out so the client sees the custom call it defined.
  */
 export const customToolInputSchema: Readonly<Record<string, unknown>> = {
   type: 'object',
