@@ -233,6 +233,12 @@ export interface ProviderAdapter {
   authorize?(call: CallToAuthorize, target: UpstreamTarget): AuthorizationHeaders | Promise<AuthorizationHeaders>;
   /** Maps an upstream error response to a GatewayError (status class kept, no credentials or URLs). */
   decodeError(status: number, bodyText: string, headers: Readonly<Record<string, string>>): GatewayError;
+  /**
+   * The upstream refused the credential a call to `target` bore (401): what `authorize` holds for
+   * that target's credential (a cached token) is dropped, so the next attempt fetches another.
+   * Only that credential's: the upstream says which call it refused, not which other tokens are bad.
+   */
+  forgetAuthorization?(target: UpstreamTarget): void;
   readonly text?: TextGeneration;
   readonly tokenCounting?: TokenCounting;
   readonly images?: ImageGeneration;

@@ -1,6 +1,5 @@
-import type { GatewayError } from '../../errors/gateway-error.js';
-import type { AuthorizationHeaders, ProviderAdapter, UpstreamTarget } from '../provider-adapter.js';
-import { forgetVertexTokens, vertexCredentialsFor } from './vertex-credentials.js';
+import type { AuthorizationHeaders, UpstreamTarget } from '../provider-adapter.js';
+import { vertexCredentialsFor } from './vertex-credentials.js';
 import { vertexSettings } from './vertex-endpoint.js';
 
 const bearer = (token: string): AuthorizationHeaders => ({ authorization: `Bearer ${token}` });
@@ -16,13 +15,11 @@ export function authorizeVertex(target: UpstreamTarget): AuthorizationHeaders | 
 }
 
 /**
- * An error decoder that also drops the cached tokens when Vertex refuses one (401): a token revoked,
- * or expired early by a clock that disagrees, is then replaced by the next attempt instead of
- * failing every call until its planned refresh.
+ * Vertex refused the token a call to `target` bore (401): a token revoked, or expired early by a
+ * clock that disagrees, is dropped so the next attempt asks for another instead of failing every
+ * call until its planned refresh. Only that credential's token goes: providers with other key files
+ * keep theirs.
  */
-export function forgettingRefusedTokens(decode: ProviderAdapter['decodeError']): ProviderAdapter['decodeError'] {
-  return (status, bodyText, headers): GatewayError => {
-    if (status === 401) forgetVertexTokens();
-    return decode(status, bodyText, headers);
-  };
+export function forgetRefusedVertexToken(target: UpstreamTarget): void {
+  vertexCredentialsFor(vertexSettings(target).credentialsFile).forget();
 }

@@ -8,7 +8,7 @@ import { decodeMessagesResponse } from '../anthropic/decode-response.js';
 import { createAnthropicStreamDecoder } from '../anthropic/stream-decoder.js';
 import { decodeGeminiError } from '../gemini/decode-error.js';
 import { vertexApiRoot } from './vertex-api-root.js';
-import { authorizeVertex, forgettingRefusedTokens } from './vertex-authorization.js';
+import { authorizeVertex, forgetRefusedVertexToken } from './vertex-authorization.js';
 import { vertexClaudeCountUrl, vertexClaudeUrl } from './vertex-endpoint.js';
 
 /** The Messages API version Vertex documents for Claude; the dated versions of current SDKs are refused there. */
@@ -50,7 +50,8 @@ export const vertexClaudeAdapter: TextProviderAdapter = {
   apiRoot: vertexApiRoot,
   upstreamHeaders: claudeHeaders,
   authorize: (_call, target) => authorizeVertex(target),
-  decodeError: forgettingRefusedTokens(decodeVertexClaudeError),
+  decodeError: decodeVertexClaudeError,
+  forgetAuthorization: forgetRefusedVertexToken,
   text: {
     nativeFormats: ['messages'],
     buildRequest: (request, target, forwarded) => ({

@@ -128,11 +128,6 @@ function applicationDefaultToken(keyFilename: string | undefined, now: () => num
 
 const sharedCredentials = new Map<string, VertexCredentials>();
 
-/** Every cached token is dropped: Vertex answers which token it refused only by a 401. */
-export function forgetVertexTokens(): void {
-  for (const credentials of sharedCredentials.values()) credentials.forget();
-}
-
 /** One cache per credential across the gateway, so every provider using the same key file shares its token. */
 export function vertexCredentialsFor(credentialsFile: string | undefined): VertexCredentials {
   const key = credentialsFile ?? '';

@@ -6,7 +6,7 @@ import { geminiModelUrl } from '../gemini/gemini-endpoint.js';
 import { geminiImageGeneration } from '../gemini/images/gemini-image-generation.js';
 import { createGeminiStreamDecoder } from '../gemini/stream-decoder.js';
 import { vertexApiRoot } from './vertex-api-root.js';
-import { authorizeVertex, forgettingRefusedTokens } from './vertex-authorization.js';
+import { authorizeVertex, forgetRefusedVertexToken } from './vertex-authorization.js';
 import { vertexGenerateUrl, vertexModelUrl } from './vertex-endpoint.js';
 import { vertexVeoGeneration } from './vertex-veo.js';
 
@@ -39,7 +39,8 @@ export const vertexGeminiAdapter: TextProviderAdapter = {
   apiRoot: vertexApiRoot,
   upstreamHeaders: (target) => vertexHeaders(target),
   authorize: (_call, target) => authorizeVertex(target),
-  decodeError: forgettingRefusedTokens(decodeGeminiError),
+  decodeError: decodeGeminiError,
+  forgetAuthorization: forgetRefusedVertexToken,
   text: {
     nativeFormats: [],
     buildRequest: (request, target) => ({
