@@ -1,3 +1,4 @@
+import { cloudStarters, type FileExists, type StarterRoute } from './cloud-starters.js';
 import type { GatewayConfig } from './config-schema.js';
 
 /** Marks a provider served by the simulator started inside the gateway process. */
@@ -59,9 +60,13 @@ const simVideoModel = {
 /**
  * The configuration used when no file is given: the built-in simulator behind one model per
  * upstream wire format (so every translation path works offline), plus every real provider whose
- * usual key variable is set.
+ * usual variables are set: a vendor's key (OPENAI_API_KEY, ANTHROPIC_API_KEY, GEMINI_API_KEY), or
+ * a cloud's region or project with credentials its SDKs would find (see cloud-starters.ts). Each
+ * cloud's models have ids of their own (`bedrock/claude-sonnet-4-5`); the well-known ids
+ * (`claude-sonnet-4-5`, `gemini-2.5-flash`) route to the vendor's own API first, then to each cloud
+ * that serves the model, as fallbacks.
  */
-export function defaultConfig(environment: Readonly<Record<string, string | undefined>>): RawConfig {
+export function defaultConfig(environment: Readonly<Record<string, string | undefined>>, fileExists?: FileExists): RawConfig {
   const providers: Record<string, unknown> = {
     'sim-openai': { type: 'openai', base_url: builtinSimulatorUrl },
     'sim-anthropic': { type: 'anthropic', base_url: builtinSimulatorUrl },
@@ -75,18 +80,27 @@ export function defaultConfig(environment: Readonly<Record<string, string | unde
     simImageModel,
     simVideoModel,
   ];
+  const clouds = cloudStarters(environment, fileExists);
+  const claudeRoutes: StarterRoute[] = [];
+  const geminiRoutes: StarterRoute[] = [];
   if (environment.OPENAI_API_KEY) {
     providers.openai = { type: 'openai', api_key: environment.OPENAI_API_KEY };
     models.push({ id: 'gpt-4.1-mini', owned_by: 'openai', routes: [{ provider: 'openai', model: 'gpt-4.1-mini' }] });
   }
   if (environment.ANTHROPIC_API_KEY) {
     providers.anthropic = { type: 'anthropic', api_key: environment.ANTHROPIC_API_KEY };
-    models.push({ id: 'claude-sonnet-4-5', owned_by: 'anthropic', aliases: ['claude-sonnet-4-5-20250929'], routes: [{ provider: 'anthropic', model: 'claude-sonnet-4-5-20250929' }] });
+    claudeRoutes.push({ provider: 'anthropic', model: 'claude-sonnet-4-5-20250929' });
   }
   if (environment.GEMINI_API_KEY) {
     providers.gemini = { type: 'gemini', api_key: environment.GEMINI_API_KEY };
-    models.push({ id: 'gemini-2.5-flash', owned_by: 'google', routes: [{ provider: 'gemini', model: 'gemini-2.5-flash' }] });
+    geminiRoutes.push({ provider: 'gemini', model: 'gemini-2.5-flash' });
   }
+  claudeRoutes.push(...clouds.claudeRoutes);
+  geminiRoutes.push(...clouds.geminiRoutes);
+  if (claudeRoutes.length > 0) models.push({ id: 'claude-sonnet-4-5', owned_by: 'anthropic', aliases: ['claude-sonnet-4-5-20250929'], routes: claudeRoutes });
+  if (geminiRoutes.length > 0) models.push({ id: 'gemini-2.5-flash', owned_by: 'google', routes: geminiRoutes });
+  Object.assign(providers, clouds.providers);
+  models.push(...clouds.models);
   return { providers, models } satisfies RawConfig;
 }
 

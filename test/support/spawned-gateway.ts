@@ -10,12 +10,19 @@ export interface SpawnedGateway {
   stop(): Promise<number | null>;
 }
 
-/** Clears what would change a zero-config start: a config file, a database, real provider keys. */
+/** What a zero-config start reads to find a cloud: its region or project, credentials and endpoint overrides. */
+const cloudVariables = /^(?:AWS_|AZURE_OPENAI_|GOOGLE_CLOUD_|GOOGLE_APPLICATION_CREDENTIALS$|GOOGLE_VERTEX_BASE_URL$|ANTHROPIC_VERTEX_|CLOUD_ML_REGION$|CLOUDSDK_CONFIG$)/;
+
+/**
+ * Clears what would change a zero-config start: a config file, a database, real provider keys and
+ * the variables that make a cloud discovered.
+ */
 export function zeroConfigEnvironment(overrides: Record<string, string> = {}): NodeJS.ProcessEnv {
   const environment = { ...process.env };
   for (const name of ['SWITCHYARD_CONFIG', 'SWITCHYARD_LOG_FORMAT', 'DATABASE_URL', 'PORT', 'OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GEMINI_API_KEY']) {
     delete environment[name];
   }
+  for (const name of Object.keys(environment)) if (cloudVariables.test(name)) delete environment[name];
   return { ...environment, ...overrides };
 }
 
