@@ -47,7 +47,8 @@ export function bedrockProfilePrefix(region: string): string {
   return 'global';
 }
 
-const set = (value: string | undefined): value is string => value !== undefined && value.trim() !== '';
+/** A variable counts when it holds something: an empty one is as good as unset. */
+const present = (value: string | undefined): value is string => value !== undefined && value.trim() !== '';
 
 /**
  * AWS credentials the SDK's default chain would find without a network call: keys or a Bedrock API
@@ -56,9 +57,9 @@ const set = (value: string | undefined): value is string => value !== undefined 
  * instance metadata service, so it alone does not trigger discovery.
  */
 function awsCredentialsVisible(environment: Environment, home: string, fileExists: FileExists): boolean {
-  if (set(environment.AWS_BEARER_TOKEN_BEDROCK) || set(environment.AWS_PROFILE) || set(environment.AWS_WEB_IDENTITY_TOKEN_FILE)) return true;
-  if (set(environment.AWS_ACCESS_KEY_ID) && set(environment.AWS_SECRET_ACCESS_KEY)) return true;
-  if (set(environment.AWS_CONTAINER_CREDENTIALS_RELATIVE_URI) || set(environment.AWS_CONTAINER_CREDENTIALS_FULL_URI)) return true;
+  if (present(environment.AWS_BEARER_TOKEN_BEDROCK) || present(environment.AWS_PROFILE) || present(environment.AWS_WEB_IDENTITY_TOKEN_FILE)) return true;
+  if (present(environment.AWS_ACCESS_KEY_ID) && present(environment.AWS_SECRET_ACCESS_KEY)) return true;
+  if (present(environment.AWS_CONTAINER_CREDENTIALS_RELATIVE_URI) || present(environment.AWS_CONTAINER_CREDENTIALS_FULL_URI)) return true;
   return fileExists(environment.AWS_SHARED_CREDENTIALS_FILE ?? path.join(home, '.aws', 'credentials'));
 }
 
@@ -68,8 +69,8 @@ function awsCredentialsVisible(environment: Environment, home: string, fileExist
  */
 function gcloudAdcFile(environment: Environment, home: string): string {
   const name = 'application_default_credentials.json';
-  if (set(environment.CLOUDSDK_CONFIG)) return path.join(environment.CLOUDSDK_CONFIG, name);
-  if (process.platform === 'win32' && set(environment.APPDATA)) return path.join(environment.APPDATA, 'gcloud', name);
+  if (present(environment.CLOUDSDK_CONFIG)) return path.join(environment.CLOUDSDK_CONFIG, name);
+  if (process.platform === 'win32' && present(environment.APPDATA)) return path.join(environment.APPDATA, 'gcloud', name);
   return path.join(home, '.config', 'gcloud', name);
 }
 
@@ -82,33 +83,35 @@ function azureV1Root(endpoint: string): string {
 }
 
 function bedrockStarters(environment: Environment, home: string, fileExists: FileExists, starters: CloudStarters): void {
-  const region = [environment.AWS_REGION, environment.AWS_DEFAULT_REGION].find(set);
+  const region = [environment.AWS_REGION, environment.AWS_DEFAULT_REGION].find(present);
   if (region === undefined || !awsCredentialsVisible(environment, home, fileExists)) return;
-  // The endpoint overrides the AWS SDKs honour: the service's own, then the one for every service.
-  const baseUrl = [environment.AWS_ENDPOINT_URL_BEDROCK_RUNTIME, environment.AWS_ENDPOINT_URL].find(set);
+  // The endpoint overrides the AWS SDKs honour: the service's own, then the one for every service,
+  // unless AWS_IGNORE_CONFIGURED_ENDPOINT_URLS turns them off.
+  const overrides = environment.AWS_IGNORE_CONFIGURED_ENDPOINT_URLS?.toLowerCase() === 'true' ? [] : [environment.AWS_ENDPOINT_URL_BEDROCK_RUNTIME, environment.AWS_ENDPOINT_URL];
+  const baseUrl = overrides.find(present);
   const apiKey = environment.AWS_BEARER_TOKEN_BEDROCK;
   // Keys, profiles and roles are left to the SDK's default chain, as every AWS tool finds them.
-  starters.providers.bedrock = { type: 'bedrock', region, ...(baseUrl === undefined ? {} : { base_url: baseUrl }), ...(set(apiKey) ? { api_key: apiKey } : {}) };
+  starters.providers.bedrock = { type: 'bedrock', region, ...(baseUrl === undefined ? {} : { base_url: baseUrl }), ...(present(apiKey) ? { api_key: apiKey } : {}) };
   const route = { provider: 'bedrock', model: `${bedrockProfilePrefix(region)}.${bedrockClaude}` };
   starters.models.push({ id: 'bedrock/claude-sonnet-4-5', owned_by: 'anthropic', routes: [route] });
   starters.claudeRoutes.push(route);
 }
 
 function vertexStarters(environment: Environment, home: string, fileExists: FileExists, starters: CloudStarters): void {
-  const project = [environment.GOOGLE_CLOUD_PROJECT, environment.ANTHROPIC_VERTEX_PROJECT_ID].find(set);
+  const project = [environment.GOOGLE_CLOUD_PROJECT, environment.ANTHROPIC_VERTEX_PROJECT_ID].find(present);
   if (project === undefined) return;
   const keyFile = environment.GOOGLE_APPLICATION_CREDENTIALS;
   // A key file named by GOOGLE_APPLICATION_CREDENTIALS is read by the gateway itself, so a service
   // account's grant goes to the token endpoint the file names; gcloud's file is left to ADC.
-  if (!set(keyFile) && !fileExists(gcloudAdcFile(environment, home))) return;
-  const location = [environment.GOOGLE_CLOUD_LOCATION, environment.CLOUD_ML_REGION].find(set) ?? 'global';
+  if (!present(keyFile) && !fileExists(gcloudAdcFile(environment, home))) return;
+  const location = [environment.GOOGLE_CLOUD_LOCATION, environment.CLOUD_ML_REGION].find(present) ?? 'global';
   // Google's Gen AI SDKs take GOOGLE_VERTEX_BASE_URL; Anthropic's Vertex SDK and Claude Code take ANTHROPIC_VERTEX_BASE_URL.
-  const baseUrl = [environment.GOOGLE_VERTEX_BASE_URL, environment.ANTHROPIC_VERTEX_BASE_URL].find(set);
+  const baseUrl = [environment.GOOGLE_VERTEX_BASE_URL, environment.ANTHROPIC_VERTEX_BASE_URL].find(present);
   starters.providers.vertex = {
     type: 'vertex',
     project,
     location,
-    ...(set(keyFile) ? { credentials_file: keyFile } : {}),
+    ...(present(keyFile) ? { credentials_file: keyFile } : {}),
     ...(baseUrl === undefined ? {} : { base_url: baseUrl }),
   };
   const gemini = { provider: 'vertex', model: vertexGemini };
@@ -121,17 +124,17 @@ function vertexStarters(environment: Environment, home: string, fileExists: File
 
 function azureStarters(environment: Environment, starters: CloudStarters): void {
   const endpoint = environment.AZURE_OPENAI_ENDPOINT;
-  if (!set(endpoint)) return;
+  if (!present(endpoint)) return;
   const apiKey = environment.AZURE_OPENAI_API_KEY;
   // Without a key, Microsoft Entra ID (DefaultAzureCredential) authorizes the calls.
-  starters.providers.azure = { type: 'azure', base_url: azureV1Root(endpoint), ...(set(apiKey) ? { api_key: apiKey } : {}) };
-  const deployment = [environment.AZURE_OPENAI_DEPLOYMENT].find(set) ?? defaultAzureDeployment;
+  starters.providers.azure = { type: 'azure', base_url: azureV1Root(endpoint), ...(present(apiKey) ? { api_key: apiKey } : {}) };
+  const deployment = present(environment.AZURE_OPENAI_DEPLOYMENT) ? environment.AZURE_OPENAI_DEPLOYMENT : defaultAzureDeployment;
   starters.models.push({ id: `azure/${deployment}`, owned_by: 'azure', routes: [{ provider: 'azure', model: deployment }] });
 }
 
 /** The Bedrock, Vertex AI and Azure OpenAI providers and starter models the environment makes usable. */
 export function cloudStarters(environment: Environment, fileExists: FileExists = existsSync): CloudStarters {
-  const home = [environment.HOME, environment.USERPROFILE].find(set) ?? homedir();
+  const home = [environment.HOME, environment.USERPROFILE].find(present) ?? homedir();
   const starters: CloudStarters = { providers: {}, models: [], claudeRoutes: [], geminiRoutes: [] };
   bedrockStarters(environment, home, fileExists, starters);
   vertexStarters(environment, home, fileExists, starters);

@@ -70,6 +70,7 @@ describe('the default configuration on AWS', () => {
       bedrock: { type: 'bedrock', region: 'us-west-2', api_key: 'ABSKkey', base_url: 'http://bedrock.test' },
     });
     expect(starters({ AWS_REGION: 'us-west-2', ...awsKeys, AWS_ENDPOINT_URL: 'http://all.test' }).providers.bedrock).toMatchObject({ base_url: 'http://all.test' });
+    expect(starters({ AWS_REGION: 'us-west-2', ...awsKeys, AWS_ENDPOINT_URL: 'http://all.test', AWS_IGNORE_CONFIGURED_ENDPOINT_URLS: 'true' }).providers.bedrock).not.toHaveProperty('base_url');
   });
 });
 
