@@ -1,4 +1,5 @@
 import OpenAI, { APIError } from 'openai';
+import type { ImageGenStreamEvent } from 'openai/resources/images';
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { LedgerEntry } from '../../src/metering/ledger-entry.js';
@@ -6,6 +7,7 @@ import { drawPicture } from '../support/fake-bedrock/image-answers.js';
 import { startFakeBedrock, type FakeBedrock } from '../support/fake-bedrock/fake-bedrock.js';
 import { readFixture, readJsonFixture } from '../support/fixtures.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
+import { insertLimitedKey } from '../support/limited-keys.js';
 
 /**
  * Image generation on Bedrock through the gateway, with the openai SDK: Amazon Nova Canvas and
@@ -19,6 +21,7 @@ const ultra = 'stability.stable-image-ultra-v1:1';
 let bedrock: FakeBedrock;
 let gateway: TestGateway;
 let client: OpenAI;
+let secret: string;
 
 beforeAll(async () => {
   bedrock = await startFakeBedrock();
@@ -38,10 +41,13 @@ beforeAll(async () => {
         price: { effective_from: '2025-01-01', per_image: { 'standard/1024x1024': '0.04', 'standard/2048x2048': '0.06', 'premium/1024x1024': '0.06', 'premium/2048x2048': '0.08' } },
       },
       { id: 'stable-image-ultra', output_modality: 'image', routes: [{ provider: 'bedrock', model: ultra }], price: { effective_from: '2025-01-01', per_image: { 'standard/1024x1024': '0.14' } } },
+      { id: 'nova-canvas-unpriced', output_modality: 'image', routes: [{ provider: 'bedrock', model: novaCanvas }] },
       { id: 'nova-canvas-badly-signed', output_modality: 'image', routes: [{ provider: 'bedrock-wrong-secret', model: novaCanvas }], price: { per_image: { 'standard/1024x1024': '0.04' } } },
     ],
   });
-  client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: 'open-access', maxRetries: 0 });
+  // Keys with budgets are stored below, so the gateway is not open: every call carries a key.
+  ({ secret } = await insertLimitedKey(gateway.services.storage, {}));
+  client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: secret, maxRetries: 0 });
 });
 
 afterAll(async () => {
@@ -133,6 +139,52 @@ describe('Amazon Nova Canvas on Bedrock', () => {
   });
 });
 
+describe('budgets on Bedrock\'s image models', () => {
+  it('reserves the size class of the size asked, so a budget that holds it is served and one that does not is refused before Bedrock is called', async () => {
+    // 0.05 USD holds one standard picture up to 1024x1024 (0.04) but not two, nor one up to 2048x2048 (0.06).
+    const { secret: holding } = await insertLimitedKey(gateway.services.storage, { budgetNanoUsd: 50_000_000n });
+    const budgeted = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: holding, maxRetries: 0 });
+    const { data: answer, response } = await budgeted.images.generate({ model: 'nova-canvas', prompt: 'a buoy', size: '1280x720' as '1024x1024', quality: 'standard' }).withResponse();
+    expect(answer.data).toHaveLength(1);
+    expect(await entryOf(response.headers.get('x-request-id'))).toMatchObject({ images: 1, costNanoUsd: 40_000_000n });
+    bedrock.requests.length = 0;
+
+    const { secret: fresh } = await insertLimitedKey(gateway.services.storage, { budgetNanoUsd: 50_000_000n });
+    const second = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: fresh, maxRetries: 0 });
+    for (const fields of [{ n: 2, size: '1280x720' }, { n: 1, size: '1536x1024' }]) {
+      const error = await second.images.generate({ model: 'nova-canvas', prompt: 'a buoy', quality: 'standard', ...fields } as { prompt: string }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(APIError);
+      expect((error as APIError).status).toBe(402);
+    }
+    expect(bedrock.requests).toEqual([]);
+  });
+
+  it('refuses a budgeted key a Bedrock image model with no price, since the pricing dataset has none for it', async () => {
+    const { secret: budgetedSecret } = await insertLimitedKey(gateway.services.storage, { budgetNanoUsd: 1_000_000_000n });
+    const budgeted = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: budgetedSecret, maxRetries: 0 });
+    const error = await budgeted.images.generate({ model: 'nova-canvas-unpriced', prompt: 'a buoy' }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(APIError);
+    expect((error as APIError).status).toBe(402);
+    expect((error as APIError).code).toBe('model_unpriced');
+    expect(bedrock.requests).toEqual([]);
+  });
+});
+
+describe('streamed images from Bedrock', () => {
+  it('plays a whole Nova Canvas answer out as the Images API\'s events, billed once', async () => {
+    const stream = await client.images.generate({ model: 'nova-canvas', prompt: 'a lighthouse', stream: true, partial_images: 1, n: 2, size: '768x512' as '1024x1024' });
+    const events: ImageGenStreamEvent[] = [];
+    for await (const event of stream) events.push(event);
+    expect(events.map((event) => event.type)).toEqual(['image_generation.partial_image', 'image_generation.completed', 'image_generation.partial_image', 'image_generation.completed']);
+    for (const event of events) expect(await measured(event.b64_json)).toMatchObject({ width: 768, height: 512 });
+    expect(events[1]).toMatchObject({ size: '768x512', quality: 'standard', output_format: 'png' });
+    expect(bedrock.requests).toHaveLength(1);
+    expect(lastSignedBody()).toMatchObject({ imageGenerationConfig: { numberOfImages: 2, width: 768, height: 512 } });
+    const entries = await ledger();
+    expect(entries[0]).toMatchObject({ model: 'nova-canvas', images: 2, costNanoUsd: 80_000_000n });
+  });
+});
+
 describe('Stable Image Ultra on Bedrock', () => {
   it('asks for the aspect ratio of the size asked and answers with a picture of that size, billed per image', async () => {
     const { data: answer, response } = await client.images.generate({ model: 'stable-image-ultra', prompt: 'a car made out of vegetables', size: '1344x768' as '1024x1024' }).withResponse();
@@ -209,7 +261,7 @@ describe('sizes Bedrock\'s image models cannot draw', () => {
 
   it.each(refusals)('refuses %s before anything is sent upstream, charging nothing', async (_name, fields, param) => {
     const before = await ledger();
-    const response = await fetch(`${gateway.url}/v1/images/generations`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ prompt: 'a kite', ...fields }) });
+    const response = await fetch(`${gateway.url}/v1/images/generations`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` }, body: JSON.stringify({ prompt: 'a kite', ...fields }) });
     const body = (await response.json()) as { error: { type: string; param: string | null; message: string } };
     expect(response.status, body.error.message).toBe(400);
     expect(body.error).toMatchObject({ type: 'invalid_request_error', param });

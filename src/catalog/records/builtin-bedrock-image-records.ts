@@ -15,7 +15,8 @@ const novaCanvasRules: ImageRulesConfig = {
   output_formats: ['png'],
   backgrounds: [],
   styles: [],
-  streaming: false,
+  // Bedrock answers whole; the gateway plays the answer out as the Images API's events.
+  streaming: true,
   edits: false,
   max_prompt_length: 1024,
 };
@@ -33,7 +34,8 @@ const stabilityRules: ImageRulesConfig = {
   output_formats: ['png', 'jpeg', 'webp'],
   backgrounds: [],
   styles: [],
-  streaming: false,
+  // Bedrock answers whole; the gateway plays the answer out as the Images API's events.
+  streaming: true,
   edits: false,
   max_prompt_length: 10_000,
 };
