@@ -271,6 +271,25 @@ describe('sizes Bedrock\'s image models cannot draw', () => {
   });
 });
 
+describe('Bedrock\'s image models in discovery', () => {
+  it('publishes each model\'s rules, known by its Bedrock id, with the configured price', async () => {
+    const response = await fetch(`${gateway.url}/v1/images/models`, { headers: { authorization: `Bearer ${secret}` } });
+    const listed = ((await response.json()) as { data: { id: string; owned_by: string; parameters: Record<string, unknown>; pricing: { priced: boolean } }[] }).data;
+    expect(listed.find((model) => model.id === 'nova-canvas')).toMatchObject({
+      owned_by: 'amazon',
+      parameters: {
+        dimensions: { min_width: 320, max_width: 4096, min_height: 320, max_height: 4096, multiple_of: 16, max_pixels: 4_194_304, min_aspect_ratio: 0.25, max_aspect_ratio: 4 },
+        qualities: ['standard', 'premium', 'auto'],
+        max_n: 5,
+        edits: false,
+      },
+      pricing: { priced: true },
+    });
+    expect(listed.find((model) => model.id === 'stable-image-ultra')).toMatchObject({ owned_by: 'stability', parameters: { max_n: 1, output_formats: ['png', 'jpeg', 'webp'] } });
+    expect(listed.find((model) => model.id === 'nova-canvas-unpriced')).toMatchObject({ pricing: { priced: false } });
+  });
+});
+
 describe('the fake Bedrock checks each image call\'s signature', () => {
   it('refuses a call signed with the wrong secret, which the client meets as the upstream\'s failure, charged nothing', async () => {
     const error = await client.images.generate({ model: 'nova-canvas-badly-signed', prompt: 'a kite' }).catch((caught: unknown) => caught);
