@@ -44,7 +44,7 @@ export function catalogModelFromConfig(model: ModelConfig, where: string, config
   if (model.output_modality === 'image') {
     const builtin = ownEntry(builtinImageRecords, model.id) ?? ownEntry(builtinImageRecords, upstreamModel);
     const image = resolveImageRecord(where, builtin?.image, model.image, model.legacy_aliases);
-    const defaults = builtin === undefined ? undefined : scheduleOf([priceEntryFromConfig(builtin.price, 'image')], 'builtin');
+    const defaults = builtin?.price === undefined ? undefined : scheduleOf([priceEntryFromConfig(builtin.price, 'image')], 'builtin');
     const prices = schedule(where, () => buildPriceSchedule(configuredPrices, defaults, 'image'));
     return { ...base, ownedBy: model.owned_by ?? builtin?.ownedBy ?? routeOwner(model), created: createdAt(prices, now), callable: reachable, prices, image };
   }

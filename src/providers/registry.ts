@@ -1,6 +1,6 @@
 import type { FormatName } from '../ir/format-name.js';
 import { anthropicAdapter } from './anthropic/index.js';
-import { converseOnBedrockAdapter, createClaudeOnBedrockAdapter, isAnthropicModelId } from './bedrock/index.js';
+import { bedrockImageFamily, converseOnBedrockAdapter, createClaudeOnBedrockAdapter, imagesOnBedrockAdapter, isAnthropicModelId } from './bedrock/index.js';
 import { geminiAdapter } from './gemini/index.js';
 import { createAzureAdapter, createOpenAIChatAdapter, openAIResponsesAdapter } from './openai/index.js';
 import type { ProviderAdapter, ProviderKind, UpstreamTarget } from './provider-adapter.js';
@@ -46,11 +46,17 @@ export function adapterForKind(kind: ProviderKind): ProviderAdapter {
   return adaptersByKind[kind];
 }
 
+function bedrockAdapterFor(model: string): ProviderAdapter {
+  if (isAnthropicModelId(model)) return claudeOnBedrock;
+  return bedrockImageFamily(model) === undefined ? converseOnBedrockAdapter : imagesOnBedrockAdapter;
+}
+
 /** The adapter for one upstream. */
 export function adapterFor(target: UpstreamTarget): ProviderAdapter {
   if (target.kind === 'openai-compatible' && target.servesResponses === true) return compatibleWithResponses;
   if (target.kind === 'vertex') return vertexAdapterFor(target);
-  // Anthropic's models take the Messages body through InvokeModel; every other model, Converse.
-  if (target.kind === 'bedrock') return isAnthropicModelId(target.model) ? claudeOnBedrock : converseOnBedrockAdapter;
+  // Anthropic's models take the Messages body through InvokeModel, image models their own bodies
+  // through InvokeModel; every other model, Converse.
+  if (target.kind === 'bedrock') return bedrockAdapterFor(target.model);
   return adapterForKind(target.kind);
 }

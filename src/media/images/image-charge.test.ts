@@ -30,6 +30,25 @@ describe('what an image call costs', () => {
     expect(imageCharge(price, { images: images(1) }, {})).toMatchObject({ size: '1536x1024', costNanoUsd: 250_000_000n, tierAssumed: true });
   });
 
+  it('bills a size between the listed ones at the smallest listed size holding as many pixels, not the dearest', () => {
+    const bySizeClass: PriceEntry = {
+      effectiveFrom: '2026-01-01',
+      image: {
+        tiers: [
+          { quality: 'standard', size: '1024x1024', perImage: parseUsdToPico('0.04') },
+          { quality: 'standard', size: '2048x2048', perImage: parseUsdToPico('0.06') },
+          { quality: 'premium', size: '1024x1024', perImage: parseUsdToPico('0.06') },
+          { quality: 'premium', size: '2048x2048', perImage: parseUsdToPico('0.08') },
+        ],
+      },
+    };
+    expect(imageCharge(bySizeClass, { images: images(2), quality: 'standard', size: '1280x720' }, {})).toMatchObject({ size: '1024x1024', costNanoUsd: 80_000_000n, tierAssumed: false });
+    expect(imageCharge(bySizeClass, { images: images(1), quality: 'premium', size: '1280x1024' }, {})).toMatchObject({ size: '2048x2048', costNanoUsd: 80_000_000n, tierAssumed: false });
+    expect(imageCharge(bySizeClass, { images: images(1), quality: 'standard', size: '4096x1024' }, {})).toMatchObject({ size: '2048x2048', costNanoUsd: 60_000_000n });
+    // Larger than every listed size: the dearest of the quality, as before.
+    expect(imageCharge(bySizeClass, { images: images(1), quality: 'standard', size: '4096x2048' }, {})).toMatchObject({ size: '2048x2048', tierAssumed: true });
+  });
+
   it('adds token charges only where the price has them', () => {
     const usage = { inputUncached: 1_000_000, cacheRead: 0, cacheWrite: 0, output: 0, reasoning: 0 };
     expect(imageCharge(price, { images: images(1), usage }, { quality: 'low', size: '1024x1024' }).costNanoUsd).toBe(11_000_000n);

@@ -5,3 +5,4 @@ export { bedrockModelUrl } from './anthropic-on-bedrock.js';
 export { authorizeBedrockCall, createClaudeOnBedrockAdapter } from './claude-on-bedrock-adapter.js';
 export { converseOnBedrockAdapter } from './converse-on-bedrock-adapter.js';
 export { isAnthropicModelId } from './anthropic-model-id.js';
+export { bedrockImageFamily, imagesOnBedrockAdapter } from './images/index.js';

@@ -1,6 +1,7 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signBedrockCall } from '../../../src/providers/bedrock/sign-request.js';
+import { readFixture } from '../fixtures.js';
 import { startFakeBedrock, type FakeBedrock } from './fake-bedrock.js';
 import { computeSignature } from './verify-sigv4.js';
 
@@ -94,6 +95,33 @@ describe('the fake Bedrock Runtime', () => {
     expect(JSON.parse(withModel.text).message).toContain('extraneous key [model]');
     const undated = await send(bedrock, 'anthropic.claude-3-haiku', JSON.stringify({ max_tokens: 5, messages: [] }));
     expect(undated.status).toBe(400);
+  });
+
+  it('answers the documented Nova Canvas body with PNGs of the size it asks for, and refuses sizes Nova cannot draw', async () => {
+    const documented = readFixture('bedrock/images/nova-canvas-text-image-request.json');
+    const answer = await send(bedrock, 'amazon.nova-canvas-v1:0', documented);
+    expect(answer.status).toBe(200);
+    const images = (JSON.parse(answer.text) as { images: string[] }).images;
+    expect(images).toHaveLength(1);
+    const header = Buffer.from(images[0] ?? '', 'base64');
+    expect([header.readUInt32BE(16), header.readUInt32BE(20)]).toEqual([512, 512]);
+    const config = (JSON.parse(documented) as { imageGenerationConfig: Record<string, unknown> }).imageGenerationConfig;
+    for (const wrong of [{ width: 1000 }, { width: 4096, height: 2048 }, { width: 320, height: 2048 }, { numberOfImages: 6 }]) {
+      const refused = await send(bedrock, 'amazon.nova-canvas-v1:0', JSON.stringify({ ...JSON.parse(documented), imageGenerationConfig: { ...config, ...wrong } }));
+      expect(refused.status).toBe(400);
+      expect(String(refused.headers['x-amzn-errortype'])).toMatch(/^ValidationException:/);
+    }
+  });
+
+  it('answers the documented Stable Image Ultra body, and refuses a member or aspect ratio Stability does not take', async () => {
+    const documented = readFixture('bedrock/images/stable-image-ultra-request.json');
+    const answer = await send(bedrock, 'stability.stable-image-ultra-v1:1', documented);
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.text)).toMatchObject({ seeds: [expect.any(Number)], finish_reasons: [null], images: [expect.any(String)] });
+    for (const wrong of [{ n: 2 }, { aspect_ratio: '4:3' }, { output_format: 'gif' }]) {
+      const refused = await send(bedrock, 'stability.stable-image-ultra-v1:1', JSON.stringify({ ...JSON.parse(documented), ...wrong }));
+      expect(refused.status).toBe(400);
+    }
   });
 
   it('answers a scripted throttling error in the shape Bedrock uses', async () => {

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { chunkFrame, converseFrame, exceptionFrame } from './event-stream-frames.js';
 import { claudeAnswer, claudeStreamEvents, converseAnswer, converseStreamEvents, type ConverseStreamEvent } from './default-answers.js';
+import { checkNovaCanvasBody, checkStabilityBody, imageModelFamily, novaCanvasAnswer, stabilityAnswer } from './image-answers.js';
 import { verifySigV4, type SigningSecret } from './verify-sigv4.js';
 
 /** Bedrock Runtime's operations under `/model/{modelId}/`. */
@@ -59,7 +60,9 @@ export const fakeBedrockSecret: SigningSecret = { accessKeyId: 'AKIAFAKEBEDROCK0
  * is recomputed from the request with the secret it knows (service `bedrock`, its region), or the
  * bearer token is the API key it knows; refusals come in Bedrock's shape (`{"message"}` with
  * `x-amzn-ErrorType`). An InvokeModel body for Claude must carry Bedrock's `anthropic_version` and
- * no `model` or `stream` (Bedrock refuses them as extraneous keys). Streams are real AWS event
+ * no `model` or `stream` (Bedrock refuses them as extraneous keys); an image model's body is checked
+ * as Nova Canvas or Stability check theirs, and answered with real pictures of the size it asks
+ * for (`image-answers.ts`). Streams are real AWS event
  * streams encoded with the AWS SDK's codec, each frame written in two pieces so readers meet frames
  * cut at arbitrary points.
  */
@@ -107,20 +110,26 @@ export async function startFakeBedrock(options: FakeBedrockOptions = {}): Promis
     const modelId = decodeURIComponent(match[1] ?? '');
     const operation = match[2] as BedrockOperation;
     const bodyText = body.toString('utf8');
-    const checked = checkBody(operation, bodyText);
+    const checked = checkBody(operation, bodyText, modelId);
     if (typeof checked === 'string') {
       refuse(response, target, 400, 'ValidationException', checked);
       return;
     }
     const received: BedrockRequest = { method: 'POST', path: target, modelId, operation, headers, bodyText, invokeBody: checked };
     requests.push(received);
-    answer(response, operation, modelId, queue.shift() ?? responder?.(received));
+    answer(response, operation, modelId, queue.shift() ?? responder?.(received), checked);
   }
 
-  function answer(response: ServerResponse, operation: BedrockOperation, modelId: string, reply: BedrockReply | undefined): void {
+  function answer(response: ServerResponse, operation: BedrockOperation, modelId: string, reply: BedrockReply | undefined, body: Record<string, unknown> | undefined): void {
     if (reply?.kind === 'error') {
       response.writeHead(reply.status, { 'content-type': 'application/json', 'x-amzn-errortype': `${reply.errorType}:http://internal.amazon.com/coral/com.amazon.bedrock/` });
       response.end(JSON.stringify({ message: reply.message }));
+      return;
+    }
+    const imageFamily = imageModelFamily(modelId);
+    if (operation === 'invoke' && reply?.kind !== 'invoke' && imageFamily !== undefined) {
+      const drawing = imageFamily === 'nova-canvas' ? novaCanvasAnswer(body ?? {}) : stabilityAnswer(body ?? {});
+      void drawing.then((answerBody) => sendJson(response, answerBody));
       return;
     }
     if (operation === 'invoke') return sendJson(response, reply?.kind === 'invoke' ? reply.body : claudeAnswer(modelId));
@@ -189,9 +198,15 @@ function sendFrames(response: ServerResponse, frames: readonly Uint8Array[]): vo
 }
 
 /** The checks Bedrock makes of a body before the model sees it; a string is the refusal's message. */
-function checkBody(operation: BedrockOperation, text: string): Record<string, unknown> | undefined | string {
+function checkBody(operation: BedrockOperation, text: string, modelId: string): Record<string, unknown> | undefined | string {
   const body = parseObject(text);
   if (body === undefined) return 'Malformed input request, please reformat your input and try again.';
+  const imageFamily = imageModelFamily(modelId);
+  if (imageFamily !== undefined) {
+    // Image models are served by InvokeModel alone, each in its own body.
+    if (operation !== 'invoke') return `The model ${modelId} does not support ${operation}.`;
+    return (imageFamily === 'nova-canvas' ? checkNovaCanvasBody(body) : checkStabilityBody(body)) ?? body;
+  }
   if (operation === 'converse' || operation === 'converse-stream') {
     return Array.isArray(body.messages) ? undefined : 'Malformed input request: messages is required.';
   }
