@@ -3,9 +3,9 @@ import { EventStreamCodec } from '@smithy/eventstream-codec';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import type { LedgerEntry } from '../../src/metering/ledger-entry.js';
 import { startSimulator } from '../../src/sim/index.js';
-import { startTestGateway, waitForLedgerEntry, type TestGateway } from '../support/gateway-harness.js';
+import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
+import { bashMessagesTool, expectChargedAtOneAndTwo, expectChatToolCalls, singleEntryOf } from '../support/simulated-cloud-calls.js';
 
 /**
  * The built-in simulator speaks Bedrock Runtime, so a `type: bedrock` provider on `builtin:sim`
@@ -37,82 +37,41 @@ beforeAll(async () => {
 });
 afterAll(() => gateway.close());
 
-const bashTool = {
-  type: 'function' as const,
-  function: { name: 'Bash', description: 'Run a command', parameters: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] } },
-};
-
-/** Runs a call and answers the one ledger entry it wrote. */
-async function entryOf(call: () => Promise<unknown>): Promise<LedgerEntry> {
-  await gateway.services.ledger.flush();
-  const before = (await gateway.services.storage.ledger.list({ limit: 10_000 })).length;
-  await call();
-  const entry = await waitForLedgerEntry(gateway, before + 1);
-  expect((await gateway.services.storage.ledger.list({ limit: 10_000 })).length).toBe(before + 1);
-  return entry;
-}
-
-/** Tokens × the configured price, in nano-USD: 1 000 per input token, 2 000 per output token. */
-function expectPriced(entry: LedgerEntry, provider: string, upstreamModel: string): void {
-  expect(entry).toMatchObject({ provider, upstreamModel, status: 200, usageEstimated: false });
-  expect(entry.inputUncached).toBeGreaterThan(0);
-  expect(entry.output).toBeGreaterThan(0);
-  expect(entry.costNanoUsd).toBe(BigInt(entry.inputUncached * 1_000 + entry.output * 2_000));
-}
-
 describe.each([
   { model: 'claude-bedrock', upstream: claude, provider: 'bedrock-sim' },
   { model: 'nova-bedrock', upstream: nova, provider: 'bedrock-sim' },
   { model: 'nova-bedrock-key', upstream: nova, provider: 'bedrock-sim-key' },
 ])('$model on the simulator', ({ model, upstream, provider }) => {
   it('answers a chat client, streamed and not, each call on the ledger at its price', async () => {
-    const whole = await entryOf(async () => {
+    const whole = await singleEntryOf(gateway, async () => {
       const answer = await openai.chat.completions.create({ model, messages: [{ role: 'user', content: 'hello bedrock' }] });
       expect(answer.choices[0]?.message.content).toBe('You said: hello bedrock');
       expect(answer.choices[0]?.finish_reason).toBe('stop');
       expect(answer.usage?.prompt_tokens).toBeGreaterThan(0);
     });
-    expectPriced(whole, provider, upstream);
+    expectChargedAtOneAndTwo(whole, provider, upstream);
 
-    const streamed = await entryOf(async () => {
+    const streamed = await singleEntryOf(gateway, async () => {
       const stream = await openai.chat.completions.create({ model, messages: [{ role: 'user', content: 'hello bedrock' }], stream: true, stream_options: { include_usage: true } });
       let text = '';
       for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
       expect(text).toBe('You said: hello bedrock');
     });
-    expectPriced(streamed, provider, upstream);
+    expectChargedAtOneAndTwo(streamed, provider, upstream);
     expect(streamed.inputUncached).toBe(whole.inputUncached);
     expect(streamed.output).toBe(whole.output);
   });
 
   it('answers a chat client with a tool call, streamed and not', async () => {
-    const answer = await openai.chat.completions.create({ model, messages: [{ role: 'user', content: 'list files [tool]' }], tools: [bashTool] });
-    expect(answer.choices[0]?.finish_reason).toBe('tool_calls');
-    const call = answer.choices[0]?.message.tool_calls?.[0];
-    expect(call?.type === 'function' ? call.function : undefined).toMatchObject({ name: 'Bash' });
-    expect(JSON.parse(call?.type === 'function' ? call.function.arguments : '{}')).toEqual({ command: 'echo sim-tool-ran' });
-
-    const stream = await openai.chat.completions.create({ model, messages: [{ role: 'user', content: 'list files [tool]' }], tools: [bashTool], stream: true });
-    let argumentsText = '';
-    let name = '';
-    let finish: string | null | undefined;
-    for await (const chunk of stream) {
-      const delta = chunk.choices[0]?.delta.tool_calls?.[0];
-      name += delta?.function?.name ?? '';
-      argumentsText += delta?.function?.arguments ?? '';
-      finish = chunk.choices[0]?.finish_reason ?? finish;
-    }
-    expect(name).toBe('Bash');
-    expect(JSON.parse(argumentsText)).toEqual({ command: 'echo sim-tool-ran' });
-    expect(finish).toBe('tool_calls');
+    await expectChatToolCalls(openai, model);
   });
 
   it('answers a Responses client, streamed and not', async () => {
-    const entry = await entryOf(async () => {
+    const entry = await singleEntryOf(gateway, async () => {
       const response = await openai.responses.create({ model, input: 'hello responses' });
       expect(response.output_text).toBe('You said: hello responses');
     });
-    expectPriced(entry, provider, upstream);
+    expectChargedAtOneAndTwo(entry, provider, upstream);
     const stream = openai.responses.stream({ model, input: 'hello responses' });
     let text = '';
     for await (const event of stream) if (event.type === 'response.output_text.delta') text += event.delta;
@@ -121,15 +80,14 @@ describe.each([
   });
 
   it('answers a Messages client, streamed and not, with tools and thinking', async () => {
-    const entry = await entryOf(async () => {
+    const entry = await singleEntryOf(gateway, async () => {
       const message = await anthropic.messages.create({ model, max_tokens: 200, messages: [{ role: 'user', content: 'hello messages' }] });
       expect(message.content).toEqual([{ type: 'text', text: 'You said: hello messages' }]);
       expect(message.stop_reason).toBe('end_turn');
     });
-    expectPriced(entry, provider, upstream);
+    expectChargedAtOneAndTwo(entry, provider, upstream);
 
-    const tools = [{ name: 'Bash', description: 'Run a command', input_schema: { type: 'object' as const, properties: { command: { type: 'string' } }, required: ['command'] } }];
-    const toolTurn = await anthropic.messages.create({ model, max_tokens: 200, tools, messages: [{ role: 'user', content: 'run it [tool]' }] });
+    const toolTurn = await anthropic.messages.create({ model, max_tokens: 200, tools: [bashMessagesTool], messages: [{ role: 'user', content: 'run it [tool]' }] });
     expect(toolTurn.stop_reason).toBe('tool_use');
     expect(toolTurn.content.find((block) => block.type === 'tool_use')).toMatchObject({ name: 'Bash', input: { command: 'echo sim-tool-ran' } });
 

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import type { LedgerEntry } from '../../src/metering/ledger-entry.js';
 import { startSimulator } from '../../src/sim/index.js';
 import { ffprobe } from '../support/ffprobe.js';
-import { startTestGateway, waitForLedgerEntry, type TestGateway } from '../support/gateway-harness.js';
+import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
+import { bashMessagesTool, expectChargedAtOneAndTwo, expectChatToolCalls, singleEntryOf } from '../support/simulated-cloud-calls.js';
 import { pollUntilDone, quickVideoSettings, temporaryContentDirectory } from '../support/video-jobs.js';
 
 /**
@@ -40,31 +41,9 @@ beforeAll(async () => {
 });
 afterAll(() => gateway.close());
 
-const bashTool = {
-  type: 'function' as const,
-  function: { name: 'Bash', description: 'Run a command', parameters: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] } },
-};
-
 async function ledgerEntries(): Promise<LedgerEntry[]> {
   await gateway.services.ledger.flush();
   return gateway.services.storage.ledger.list({ limit: 10_000 });
-}
-
-/** Runs a call and answers the one ledger entry it wrote. */
-async function entryOf(call: () => Promise<unknown>): Promise<LedgerEntry> {
-  const before = (await ledgerEntries()).length;
-  await call();
-  const entry = await waitForLedgerEntry(gateway, before + 1);
-  expect(await ledgerEntries()).toHaveLength(before + 1);
-  return entry;
-}
-
-/** Tokens × the configured price, in nano-USD: 1 000 per input token, 2 000 per output token. */
-function expectPriced(entry: LedgerEntry, upstreamModel: string): void {
-  expect(entry).toMatchObject({ provider: 'vertex-sim', upstreamModel, status: 200, usageEstimated: false });
-  expect(entry.inputUncached).toBeGreaterThan(0);
-  expect(entry.output).toBeGreaterThan(0);
-  expect(entry.costNanoUsd).toBe(BigInt(entry.inputUncached * 1_000 + entry.output * 2_000));
 }
 
 describe.each([
@@ -72,45 +51,31 @@ describe.each([
   { model: 'claude-vertex', upstream: 'claude-sonnet-4-5@20250929' },
 ])('$model on the simulator', ({ model, upstream }) => {
   it('answers a chat client, streamed and not, each call on the ledger at its price', async () => {
-    const whole = await entryOf(async () => {
+    const whole = await singleEntryOf(gateway, async () => {
       const answer = await openai.chat.completions.create({ model, messages: [{ role: 'user', content: 'hello vertex' }] });
       expect(answer.choices[0]?.message.content).toBe('You said: hello vertex');
       expect(answer.choices[0]?.finish_reason).toBe('stop');
     });
-    expectPriced(whole, upstream);
-    const streamed = await entryOf(async () => {
+    expectChargedAtOneAndTwo(whole, 'vertex-sim', upstream);
+    const streamed = await singleEntryOf(gateway, async () => {
       const stream = await openai.chat.completions.create({ model, messages: [{ role: 'user', content: 'hello vertex' }], stream: true, stream_options: { include_usage: true } });
       let text = '';
       for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
       expect(text).toBe('You said: hello vertex');
     });
-    expectPriced(streamed, upstream);
+    expectChargedAtOneAndTwo(streamed, 'vertex-sim', upstream);
     expect(streamed.inputUncached).toBe(whole.inputUncached);
   });
 
   it('answers a chat client with a tool call, streamed and not', async () => {
-    const answer = await openai.chat.completions.create({ model, messages: [{ role: 'user', content: 'list files [tool]' }], tools: [bashTool] });
-    expect(answer.choices[0]?.finish_reason).toBe('tool_calls');
-    const call = answer.choices[0]?.message.tool_calls?.[0];
-    expect(call?.type === 'function' ? JSON.parse(call.function.arguments) : undefined).toEqual({ command: 'echo sim-tool-ran' });
-
-    const stream = await openai.chat.completions.create({ model, messages: [{ role: 'user', content: 'list files [tool]' }], tools: [bashTool], stream: true });
-    let name = '';
-    let argumentsText = '';
-    for await (const chunk of stream) {
-      const delta = chunk.choices[0]?.delta.tool_calls?.[0];
-      name += delta?.function?.name ?? '';
-      argumentsText += delta?.function?.arguments ?? '';
-    }
-    expect(name).toBe('Bash');
-    expect(JSON.parse(argumentsText)).toEqual({ command: 'echo sim-tool-ran' });
+    await expectChatToolCalls(openai, model);
   });
 
   it('answers a Responses client, streamed and not', async () => {
-    const entry = await entryOf(async () => {
+    const entry = await singleEntryOf(gateway, async () => {
       expect((await openai.responses.create({ model, input: 'hello responses' })).output_text).toBe('You said: hello responses');
     });
-    expectPriced(entry, upstream);
+    expectChargedAtOneAndTwo(entry, 'vertex-sim', upstream);
     const stream = openai.responses.stream({ model, input: 'hello responses' });
     let text = '';
     for await (const event of stream) if (event.type === 'response.output_text.delta') text += event.delta;
@@ -118,13 +83,12 @@ describe.each([
   });
 
   it('answers a Messages client, streamed and not, with tools', async () => {
-    const entry = await entryOf(async () => {
+    const entry = await singleEntryOf(gateway, async () => {
       const message = await anthropic.messages.create({ model, max_tokens: 200, messages: [{ role: 'user', content: 'hello messages' }] });
       expect(message.content).toEqual([{ type: 'text', text: 'You said: hello messages' }]);
     });
-    expectPriced(entry, upstream);
-    const tools = [{ name: 'Bash', description: 'Run a command', input_schema: { type: 'object' as const, properties: { command: { type: 'string' } }, required: ['command'] } }];
-    const stream = anthropic.messages.stream({ model, max_tokens: 200, tools, messages: [{ role: 'user', content: 'run it [tool]' }] });
+    expectChargedAtOneAndTwo(entry, 'vertex-sim', upstream);
+    const stream = anthropic.messages.stream({ model, max_tokens: 200, tools: [bashMessagesTool], messages: [{ role: 'user', content: 'run it [tool]' }] });
     const final = await stream.finalMessage();
     expect(final.stop_reason).toBe('tool_use');
     expect(final.content.find((block) => block.type === 'tool_use')).toMatchObject({ name: 'Bash', input: { command: 'echo sim-tool-ran' } });
@@ -150,7 +114,7 @@ describe('Claude on the simulated Vertex', () => {
 
 describe('media through the simulated Vertex', () => {
   it('draws an Imagen picture of the asked aspect ratio, decodable, charged per image', async () => {
-    const entry = await entryOf(async () => {
+    const entry = await singleEntryOf(gateway, async () => {
       const images = await openai.images.generate({ model: 'imagen-vertex', prompt: 'a lighthouse at dusk', size: '1408x768', n: 1 });
       const picture = Buffer.from(images.data?.[0]?.b64_json ?? '', 'base64');
       const metadata = await sharp(picture).metadata();
