@@ -16,6 +16,7 @@ import { resolveVideoRecord } from './records/resolve-video-record.js';
 import type { VideoModelRecord } from './records/video-model-record.js';
 import { ownEntry } from './records/own-entry.js';
 import { sellableVariants } from './sellable-variants.js';
+import { simulatorCredentials } from './simulator-credentials.js';
 
 /** One configured model with its routes resolved, its built-in record merged and its prices built. */
 export function catalogModelFromConfig(model: ModelConfig, where: string, config: GatewayConfig, options: CatalogOptions): CatalogModel {
@@ -71,10 +72,14 @@ export function catalogModelFromConfig(model: ModelConfig, where: string, config
 
 /** The settings of a cloud kind, carried on its targets for its adapter. */
 function cloudSettings(provider: ProviderConfig): Pick<UpstreamTarget, 'bedrock' | 'vertex' | 'azure'> {
+  const simulated = provider.base_url === builtinSimulatorUrl;
   if (provider.type === 'bedrock' && provider.region !== undefined) {
+    // On the simulator, a provider that names no credential signs with the simulator's fixed key pair.
+    const keys = simulated && provider.access_key_id === undefined && provider.api_key === undefined ? simulatorCredentials.bedrock : undefined;
     return {
       bedrock: {
         region: provider.region,
+        ...keys,
         ...(provider.access_key_id === undefined ? {} : { accessKeyId: provider.access_key_id }),
         ...(provider.secret_access_key === undefined ? {} : { secretAccessKey: provider.secret_access_key }),
         ...(provider.session_token === undefined ? {} : { sessionToken: provider.session_token }),
@@ -82,7 +87,10 @@ function cloudSettings(provider: ProviderConfig): Pick<UpstreamTarget, 'bedrock'
     };
   }
   if (provider.type === 'vertex' && provider.project !== undefined && provider.location !== undefined) {
-    return { vertex: { project: provider.project, location: provider.location, ...(provider.credentials_file === undefined ? {} : { credentialsFile: provider.credentials_file }) } };
+    const credential = simulated
+      ? { accessToken: simulatorCredentials.vertexAccessToken }
+      : provider.credentials_file === undefined ? {} : { credentialsFile: provider.credentials_file };
+    return { vertex: { project: provider.project, location: provider.location, ...credential } };
   }
   if (provider.type === 'azure') return { azure: provider.api_version === undefined ? {} : { apiVersion: provider.api_version } };
   return {};

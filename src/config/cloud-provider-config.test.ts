@@ -26,6 +26,14 @@ describe('cloud provider settings', () => {
     expect(problems({ type: 'azure', base_url: 'builtin:sim', api_key: 'any', api_version: '2024-10-21' })).toEqual([]);
   });
 
+  it('takes bedrock and vertex providers on the simulator without credentials, and refuses a key file for a simulated vertex', () => {
+    expect(problems({ type: 'bedrock', base_url: 'builtin:sim', region: 'us-east-1' })).toEqual([]);
+    expect(problems({ type: 'vertex', base_url: 'builtin:sim', project: 'p', location: 'us-east5' })).toEqual([]);
+    expect(problems({ type: 'vertex', base_url: 'builtin:sim', project: 'p', location: 'us-east5', credentials_file: '/key.json' })).toEqual([
+      expect.stringMatching(/^providers\.cloud\.credentials_file: a vertex provider on builtin:sim takes no credentials_file/),
+    ]);
+  });
+
   it('refuses an azure provider without its resource URL', () => {
     expect(problems({ type: 'azure', api_key: 'k' })).toEqual([expect.stringMatching(/^providers\.cloud\.base_url: an azure provider needs its resource URL/)]);
   });

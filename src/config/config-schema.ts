@@ -67,6 +67,8 @@ const providerSchema = z
     if (provider.type === 'vertex') {
       if (provider.project === undefined) refuse('project', 'a vertex provider needs its Google Cloud project');
       if (provider.location === undefined) refuse('location', 'a vertex provider needs its location (such as us-east5, or global)');
+      // The simulator is called with a fixed local token; a key file there would be read for nothing.
+      if (provider.base_url === builtinSimulatorUrl && provider.credentials_file !== undefined) refuse('credentials_file', 'a vertex provider on builtin:sim takes no credentials_file: the simulator is called with a fixed local token');
     }
     if (provider.type === 'azure') {
       if (provider.base_url === undefined) refuse('base_url', 'an azure provider needs its resource URL (https://{resource}.openai.azure.com/openai/v1, or the classic https://{resource}.openai.azure.com with api_version)');

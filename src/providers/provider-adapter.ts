@@ -27,6 +27,8 @@ export interface VertexSettings {
   readonly project: string;
   readonly location: string;
   readonly credentialsFile?: string;
+  /** A fixed bearer token in place of Google credentials: the built-in simulator's, which issues none. */
+  readonly accessToken?: string;
 }
 
 /** Azure OpenAI: the classic path shape needs an API version; the v1 API has none. */

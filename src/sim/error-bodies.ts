@@ -1,6 +1,6 @@
 /** Error bodies in each vendor's own shape, so clients' error handling sees the real thing. */
 
-export type SimWireFamily = 'openai' | 'anthropic' | 'gemini';
+export type SimWireFamily = 'openai' | 'anthropic' | 'gemini' | 'bedrock';
 
 export function errorBody(family: SimWireFamily, status: number, message: string, requestId: string): unknown {
   switch (family) {
@@ -10,6 +10,9 @@ export function errorBody(family: SimWireFamily, status: number, message: string
       return { type: 'error', error: { type: anthropicType(status), message }, request_id: requestId };
     case 'gemini':
       return { error: { code: status, message, status: googleStatus(status), details: [] } };
+    case 'bedrock':
+      // Bedrock names the error's type in the `x-amzn-errortype` header, not in the body.
+      return { message };
   }
 }
 

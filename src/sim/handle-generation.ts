@@ -7,13 +7,13 @@ import type { BodyResult } from './read-json-body.js';
 import { readJsonBody } from './read-json-body.js';
 import { ResponseLifetime } from './response-lifetime.js';
 import { sendJson } from './send-json.js';
-import type { EncodeContext, SimEndpoint, SimStreamEvent } from './sim-endpoint.js';
+import type { EncodeContext, SimEndpoint, SimStreamEvent, StreamFraming } from './sim-endpoint.js';
 import { frameSse } from './sim-endpoint.js';
 import { simIdentity } from './sim-ids.js';
 import { writeStream } from './write-stream.js';
 
-/** How the reply leaves the server: one JSON body, SSE, or Gemini's streamed JSON array. */
-export type Delivery = 'json' | 'sse' | 'json-array' | 'by-body';
+/** How the reply leaves the server: one JSON body, SSE, Gemini's streamed JSON array, or the route's own framing. */
+export type Delivery = 'json' | 'sse' | 'json-array' | 'framed' | 'by-body';
 
 export interface SimulatorState {
   nextSequence(): number;
@@ -25,6 +25,8 @@ export interface GenerationRoute {
   readonly endpoint: SimEndpoint;
   readonly delivery: Delivery;
   readonly pathModel?: string;
+  /** How a `framed` delivery frames its events. */
+  readonly framing?: StreamFraming;
 }
 
 export async function handleGeneration(
@@ -44,7 +46,7 @@ export async function handleGeneration(
   if (parsed.kind !== 'ok') {
     const status = parsed.kind === 'too-large' ? 413 : 400;
     const message = parsed.kind === 'too-large' ? 'The request body is too large.' : parsed.message;
-    sendJson(response, status, errorBody(endpoint.family, status, message, requestId));
+    sendJson(response, status, errorBody(endpoint.family, status, message, requestId), endpoint.errorHeaders?.(status));
     return;
   }
 
@@ -65,7 +67,7 @@ export async function handleGeneration(
     const headers = endpoint.headers(context);
     if (directives.errorStatus !== null) {
       const message = `Simulated error: status ${directives.errorStatus} was requested.`;
-      sendJson(response, directives.errorStatus, errorBody(endpoint.family, directives.errorStatus, message, requestId), headers);
+      sendJson(response, directives.errorStatus, errorBody(endpoint.family, directives.errorStatus, message, requestId), { ...headers, ...endpoint.errorHeaders?.(directives.errorStatus) });
       return;
     }
     const reply = planReply(conversation, directives);
@@ -74,9 +76,11 @@ export async function handleGeneration(
       return;
     }
     const events = endpoint.encodeStream(reply, context);
-    const contentType = delivery === 'sse' ? 'text/event-stream; charset=utf-8' : 'application/json; charset=utf-8';
+    const framing = delivery === 'framed' ? route.framing : undefined;
+    const contentType = framing?.contentType ?? (delivery === 'sse' ? 'text/event-stream; charset=utf-8' : 'application/json; charset=utf-8');
     response.writeHead(200, { ...headers, 'content-type': contentType, 'cache-control': 'no-cache' });
-    await writeStream(response, lifetime, delivery === 'sse' ? events.map(frameSse) : arrayFrames(events), directives.paceMs);
+    const frames = framing !== undefined ? framing.frame(events) : delivery === 'sse' ? events.map(frameSse) : arrayFrames(events);
+    await writeStream(response, lifetime, frames, directives.paceMs);
   } finally {
     if (streaming) state.streamClosed();
   }

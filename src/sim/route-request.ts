@@ -9,6 +9,7 @@ import { extractMessages } from './extract-messages.js';
 import type { GenerationRoute, SimulatorState } from './handle-generation.js';
 import { handleGeneration } from './handle-generation.js';
 import { asksForImageOutput } from './images/asks-for-image-output.js';
+import { loadCloudEndpoints } from './load-cloud-endpoints.js';
 import { loadMediaEndpoints } from './load-media-endpoints.js';
 import { inputTokensFor } from './plan-reply.js';
 import { readJsonBody } from './read-json-body.js';
@@ -19,6 +20,8 @@ export const simModelIds = ['sim-model', 'gpt-sim', 'claude-sim', 'gemini-sim'] 
 
 const geminiPath = /^\/(?:v1beta|v1)\/models\/([^/:]+):(generateContent|streamGenerateContent)$/;
 const imagenPath = /^\/(?:v1beta|v1)\/models\/([^/:]+):predict$/;
+/** Bedrock Runtime's model operations and Vertex AI's project paths, answered by the cloud endpoints. */
+const cloudPath = /^\/model\/|^\/v1\/projects\//;
 /** Every path the video endpoints may answer (OpenAI's jobs, Veo's operations and downloads), and a few they decline. */
 const videoPath = /^\/v1\/videos(?:\/|$)|^\/v1beta\/(?:models\/[^/]+(?::predictLongRunning$|\/operations\/)|files\/)|^\/sim-storage\//;
 
@@ -44,6 +47,12 @@ export async function routeRequest(request: IncomingMessage, response: ServerRes
       object: 'list',
       data: simModelIds.map((id) => ({ id, object: 'model', created: simEpochSeconds, owned_by: 'switchyard-sim' })),
     });
+    return;
+  }
+  if (cloudPath.test(path)) {
+    const cloud = await loadCloudEndpoints();
+    if (path.startsWith('/model/')) await cloud.handleBedrock(request, response, path, state);
+    else await cloud.handleVertex(request, response, url, path, state);
     return;
   }
   if (videoPath.test(url.pathname)) {
@@ -81,7 +90,7 @@ export async function routeRequest(request: IncomingMessage, response: ServerRes
     }
   }
   request.resume();
-  const message = `Unknown request URL: ${method} ${url.pathname}. The simulator serves the OpenAI, Anthropic and Gemini generation and image endpoints.`;
+  const message = `Unknown request URL: ${method} ${url.pathname}. The simulator serves the OpenAI, Anthropic and Gemini generation and image endpoints, Bedrock Runtime and Vertex AI.`;
   sendJson(response, 404, errorBody('openai', 404, message, ''));
 }
 

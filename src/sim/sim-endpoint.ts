@@ -25,6 +25,14 @@ export interface SimEndpoint {
   encodeStream(reply: SimReply, context: EncodeContext): SimStreamEvent[];
   /** Extra response headers in the vendor's style (request ids). */
   headers(context: EncodeContext): Record<string, string>;
+  /** Headers an error answer carries besides its body (Bedrock's `x-amzn-errortype`). */
+  errorHeaders?(status: number): Record<string, string>;
+}
+
+/** A stream framed other than as SSE or a JSON array: AWS's binary event stream. */
+export interface StreamFraming {
+  readonly contentType: string;
+  frame(events: readonly SimStreamEvent[]): Uint8Array[];
 }
 
 export function frameSse(event: SimStreamEvent): string {

@@ -75,6 +75,8 @@ describe('a start on the defaults', () => {
     // module loader's work per file was most of a start.
     expect(gatewayFiles).toBeGreaterThan(0);
     expect(gatewayFiles).toBeLessThan(30);
+    // The simulator's media endpoints and its Bedrock and Vertex shapes are chunks of their own, loaded by their first request.
+    expect(lines.filter((line) => /\/(?:media|cloud)-endpoints-[\w-]+\.js/.test(line))).toEqual([]);
     // undici's pool, without the fetch, WebSocket, cache and cookie code of its index.
     expect(lines.some((line) => line.includes('node_modules/undici/lib/dispatcher/agent.js'))).toBe(true);
     expect(lines.filter((line) => line.includes('node_modules/undici/lib/web/'))).toEqual([]);
@@ -97,10 +99,12 @@ describe('a start on the defaults', () => {
 
   it('loads the image code on the first image call, which is answered', async () => {
     const gateway = await startRecorded();
-    const { packages: loaded } = await loadedAfter(gateway, async (client) => {
+    const { packages: loaded, lines } = await loadedAfter(gateway, async (client) => {
       const images = await client.images.generate({ model: 'sim-image', prompt: 'a lighthouse', size: '1024x1024', quality: 'low' });
       expect(images.data?.[0]?.b64_json?.length ?? 0).toBeGreaterThan(100);
     });
     expect(loaded).toContain('sharp');
+    // The chunk the text call never loads is seen once its first request comes.
+    expect(lines.some((line) => /\/media-endpoints-[\w-]+\.js/.test(line))).toBe(true);
   });
 });

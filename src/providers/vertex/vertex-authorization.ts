@@ -9,7 +9,9 @@ const bearer = (token: string): AuthorizationHeaders => ({ authorization: `Beare
  * pays no extra turn of the event loop; only a call that must wait for a new token awaits it.
  */
 export function authorizeVertex(target: UpstreamTarget): AuthorizationHeaders | Promise<AuthorizationHeaders> {
-  const credentials = vertexCredentialsFor(vertexSettings(target).credentialsFile);
+  const settings = vertexSettings(target);
+  if (settings.accessToken !== undefined) return bearer(settings.accessToken);
+  const credentials = vertexCredentialsFor(settings.credentialsFile);
   const token = credentials.current();
   return token === undefined ? credentials.accessToken().then(bearer) : bearer(token);
 }

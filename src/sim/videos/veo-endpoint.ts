@@ -17,8 +17,8 @@ function refuse(response: ServerResponse, status: number, message: string): void
   sendJson(response, status, errorBody('gemini', status, message, ''));
 }
 
-/** A Veo submit's job, or Google's reason to refuse it. */
-function newJob(model: string, body: Record<string, unknown>): SimVideoJob | string {
+/** A Veo submit's job, or Google's reason to refuse it (the Gemini API and Vertex AI take the same body). */
+export function newVeoJob(model: string, body: Record<string, unknown>): SimVideoJob | string {
   const instance = Array.isArray(body['instances']) ? body['instances'][0] : undefined;
   const prompt = isRecord(instance) ? instance['prompt'] : undefined;
   if (typeof prompt !== 'string' || prompt.trim() === '') return 'A prompt is required in instances[0].prompt.';
@@ -56,7 +56,7 @@ export async function handleVeo(method: string, url: URL, request: IncomingMessa
   if (submit !== null && method === 'POST') {
     const body = await readJsonBody(request);
     const model = decodeURIComponent(submit[1] ?? '');
-    const job = body.kind === 'ok' ? newJob(model, body.body) : body.kind === 'invalid' ? body.message : 'The request body is too large.';
+    const job = body.kind === 'ok' ? newVeoJob(model, body.body) : body.kind === 'invalid' ? body.message : 'The request body is too large.';
     if (typeof job === 'string') refuse(response, body.kind === 'too-large' ? 413 : 400, job);
     else sendJson(response, 200, { name: `models/${model}/operations/${encodeJobId(job)}` });
     return true;
