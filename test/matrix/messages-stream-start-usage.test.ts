@@ -7,10 +7,10 @@ import { replyFor, wireFor, wireScenarios, type Recording, type UpstreamKind } f
 /**
  * Clients such as LangChain's ChatAnthropic read input tokens only from `message_start`, where
  * Anthropic always states them. On translated routes the upstream states them at the end (chat,
- * Responses) or in its first chunk (Gemini); `message_start` must carry a real count all the same,
+ * Responses, Converse) or in its first chunk (Gemini, on its own API or Vertex AI); `message_start` must carry a real count all the same,
  * while message_delta and the ledger keep the upstream's own figure.
  */
-const translatedKinds: readonly UpstreamKind[] = ['openai-compatible', 'openai', 'gemini'];
+const translatedKinds: readonly UpstreamKind[] = ['openai-compatible', 'openai', 'gemini', 'bedrock-converse', 'vertex-gemini'];
 
 let harness: MatrixHarness;
 beforeAll(async () => {
@@ -47,7 +47,7 @@ describe.each(translatedKinds)('Messages client streaming from a %s upstream', (
     const delta = events.find((event) => event.type === 'message_delta');
     const startInput = start?.type === 'message_start' ? start.message.usage.input_tokens : undefined;
     expect(startInput, 'message_start input_tokens').toBeGreaterThan(0);
-    if (kind === 'gemini') {
+    if (wireFor('messages', kind) === 'gemini') {
       expect(startInput, 'the first chunk\'s promptTokenCount').toBe(recording.inputTokens);
     } else {
       // The gateway's own count: the one count_tokens gives for the same request.

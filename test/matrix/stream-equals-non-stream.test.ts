@@ -17,7 +17,7 @@ import type { UpstreamWire } from '../support/matrix-recordings.js';
  * No server: the SDK's fetch is a stub that returns the encoded bytes.
  */
 const formats: readonly FormatName[] = ['chat', 'responses', 'messages'];
-const wires: readonly UpstreamWire[] = ['chat', 'responses', 'anthropic', 'gemini'];
+const wires: readonly UpstreamWire[] = ['chat', 'responses', 'anthropic', 'gemini', 'converse'];
 
 /** Recordings of a failing upstream: there is no final answer to compare (checked separately below). */
 const errorRecordings = new Set(['openai/responses/openai-error.1.chunks.txt']);

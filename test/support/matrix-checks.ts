@@ -20,16 +20,25 @@ export function checkAnchors(source: ReplySource, decoded: IrResponse): void {
 }
 
 /**
+ * The JSON objects an upstream answered: an SSE stream's events or a JSON body. A binary answer
+ * (Bedrock's event stream) gives none: it carries neither OpenAI's items nor a relayed usage.
+ */
+function answerPayloads(exchange: ReceivedRequest): unknown[] {
+  const contentType = exchange.answer.contentType ?? '';
+  if (contentType.startsWith('text/event-stream')) {
+    return exchange.answer.body.split('\n').flatMap((line) => (line.startsWith('data: {') ? [JSON.parse(line.slice(6)) as unknown] : []));
+  }
+  return contentType.includes('json') ? [JSON.parse(exchange.answer.body) as unknown] : [];
+}
+
+/**
  * Passthrough relays the upstream's bytes, so the client sees the upstream's own usage figures
  * (xAI, for one, leaves reasoning out of completion_tokens, which the decoded IR adds back).
  */
 export function relayedUsage(format: FormatName, exchange: ReceivedRequest): ClientUsage | undefined {
   if (format === 'messages') return undefined;
   let usage: Record<string, unknown> | undefined;
-  const bodies = (exchange.answer.contentType ?? '').startsWith('text/event-stream')
-    ? exchange.answer.body.split('\n').flatMap((line) => (line.startsWith('data: {') ? [JSON.parse(line.slice(6)) as Record<string, unknown>] : []))
-    : [JSON.parse(exchange.answer.body) as Record<string, unknown>];
-  for (const body of bodies) {
+  for (const body of answerPayloads(exchange) as Record<string, unknown>[]) {
     const candidate = format === 'responses' && typeof body.response === 'object' ? (body.response as Record<string, unknown>).usage : body.usage;
     if (typeof candidate === 'object' && candidate !== null) usage = candidate as Record<string, unknown>;
   }
@@ -57,10 +66,7 @@ export function blobAliases(exchange: ReceivedRequest): Map<string, string> {
       Object.values(record).forEach(visit);
     }
   };
-  const bodies = (exchange.answer.contentType ?? '').startsWith('text/event-stream')
-    ? exchange.answer.body.split('\n').flatMap((line) => (line.startsWith('data: {') ? [JSON.parse(line.slice(6)) as unknown] : []))
-    : [JSON.parse(exchange.answer.body) as unknown];
-  bodies.forEach(visit);
+  answerPayloads(exchange).forEach(visit);
   return aliases;
 }
 

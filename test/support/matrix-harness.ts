@@ -1,9 +1,10 @@
 import { startSimulator, type SimulatorHandle } from '../../src/sim/index.js';
 import type { LedgerEntry } from '../../src/metering/ledger-entry.js';
 import { startTestGateway, type TestGateway } from './gateway-harness.js';
+import { startCloudUpstreams, type MatrixUpstreamSetup } from './matrix-cloud-upstreams.js';
 import { createSdkClients } from './matrix-clients.js';
 import { upstreamKinds, type MatrixReply, type UpstreamKind } from './matrix-recordings.js';
-import { startScriptedUpstream, type Reply, type ScriptedUpstream } from './scripted-upstream/index.js';
+import { startScriptedUpstream, type ReplyScript, type ScriptedUpstream } from './scripted-upstream/index.js';
 
 /** A scripted upstream that also forwards a call to the provider simulator, so simulator cells are checked the same way as recorded ones. */
 export interface MatrixUpstream extends ScriptedUpstream {
@@ -11,9 +12,9 @@ export interface MatrixUpstream extends ScriptedUpstream {
   serve(...replies: MatrixReply[]): void;
 }
 
-async function startMatrixUpstream(simulatorUrl: string): Promise<MatrixUpstream> {
-  const upstream = await startScriptedUpstream();
-  const resolved = (reply: MatrixReply): Reply => (reply === 'simulator' ? { relayTo: simulatorUrl } : reply);
+/** A scripted upstream whose replies reach the gateway as `answer` gives them (checked and framed by its platform). */
+function matrixUpstream(upstream: ScriptedUpstream, simulatorUrl: string, answer: MatrixUpstreamSetup['answer']): MatrixUpstream {
+  const resolved = (reply: MatrixReply): ReplyScript => answer(reply === 'simulator' ? { relayTo: simulatorUrl } : reply);
   return {
     ...upstream,
     serve(...replies) {
@@ -41,21 +42,19 @@ export interface MatrixHarness {
  */
 export async function startMatrixHarness(): Promise<MatrixHarness> {
   const simulator: SimulatorHandle = await startSimulator({ port: 0 });
-  const entries = await Promise.all(upstreamKinds.map(async (kind) => [kind, await startMatrixUpstream(simulator.url)] as const));
-  const upstreams = Object.fromEntries(entries) as Record<UpstreamKind, MatrixUpstream>;
+  const cloud = await startCloudUpstreams();
   const providers: Record<string, unknown> = {};
   const models: unknown[] = [];
-  for (const kind of upstreamKinds) {
-    const openAiType = kind === 'openai' || kind === 'openai-compatible';
-    // Azure on its v1 API: OpenAI's paths below /openai/v1, which the simulator also serves.
-    const baseUrl = kind === 'azure' ? `${upstreams[kind].url}/openai/v1` : openAiType ? `${upstreams[kind].url}/v1` : upstreams[kind].url;
-    providers[kind] = { type: kind, base_url: baseUrl, api_key: `upstream-secret-${kind}` };
-    models.push({
-      id: `matrix-${kind}`,
-      routes: [{ provider: kind, model: `upstream-${kind}` }],
-      price: { input_per_mtok: '1.00', output_per_mtok: '2.00' },
-    });
-  }
+  const entries = await Promise.all(
+    upstreamKinds.map(async (kind) => {
+      const scripted = await startScriptedUpstream();
+      const setup = cloud.setupFor(kind, scripted.url);
+      providers[kind] = setup.provider;
+      models.push({ id: `matrix-${kind}`, routes: [{ provider: kind, model: setup.model }], price: { input_per_mtok: '1.00', output_per_mtok: '2.00' } });
+      return [kind, matrixUpstream(scripted, simulator.url, setup.answer)] as const;
+    }),
+  );
+  const upstreams = Object.fromEntries(entries) as Record<UpstreamKind, MatrixUpstream>;
   // One attempt per route: a failing cell should fail once, not be retried into a different exchange.
   const gateway = await startTestGateway({ providers, models, routing: { attempts_per_route: 1 } });
   const clients = createSdkClients(gateway.url);
@@ -78,6 +77,7 @@ export async function startMatrixHarness(): Promise<MatrixHarness> {
       await gateway.close();
       await Promise.all(Object.values(upstreams).map((upstream) => upstream.close()));
       await simulator.close();
+      await cloud.close();
     },
   };
 }

@@ -8,7 +8,7 @@ export interface UpstreamHistory {
   readonly toolResults: readonly { readonly callId?: string; readonly name?: string }[];
   /** Opaque reasoning values in the wire's native slots. */
   readonly reasoningBlobs: readonly string[];
-  /** Thinking blocks sent to Anthropic with an empty signature (Anthropic rejects those). */
+  /** Thinking blocks sent to Anthropic (or Converse reasoning) with an empty signature (both reject those). */
   readonly unsignedThinking: number;
   /** Gemini function calls sent with Google's documented stand-in instead of their own signature. */
   readonly signatureStandIns: number;
@@ -57,6 +57,22 @@ export function readUpstreamHistory(wire: UpstreamWire, bodyText: string): Upstr
             else history.unsignedThinking += 1;
           }
           if (block.type === 'redacted_thinking' && typeof block.data === 'string') history.reasoningBlobs.push(block.data);
+        }
+      }
+      break;
+    case 'converse':
+      for (const message of records(body.messages)) {
+        for (const block of records(message.content)) {
+          const call = block.toolUse as Json | undefined;
+          if (call !== undefined) history.toolCalls.push({ id: text(call.toolUseId), name: text(call.name) ?? '' });
+          const result = block.toolResult as Json | undefined;
+          if (result !== undefined) history.toolResults.push({ callId: text(result.toolUseId) });
+          const reasoning = block.reasoningContent as Json | undefined;
+          if (reasoning === undefined) continue;
+          const signed = reasoning.reasoningText as Json | undefined;
+          if (signed !== undefined && text(signed.signature)) history.reasoningBlobs.push(text(signed.signature)!);
+          else if (signed !== undefined) history.unsignedThinking += 1;
+          if (typeof reasoning.redactedContent === 'string') history.reasoningBlobs.push(reasoning.redactedContent);
         }
       }
       break;

@@ -1,17 +1,31 @@
 import type { FormatName } from '../../src/ir/format-name.js';
 import { fixtureChunks, readFixture, sseFromChunks } from './fixtures.js';
-import type { AnswerReply } from './scripted-upstream/index.js';
+import { converseEventStream, type AnswerReply } from './scripted-upstream/index.js';
 import { splitSse } from './sse.js';
 
 /** What a matrix upstream answers: recorded bytes, or whatever the simulator says to the same request. */
 export type MatrixReply = AnswerReply | 'simulator';
 
-/** The upstream kinds of the matrix, named after the provider `type` in the config. */
-export type UpstreamKind = 'openai-compatible' | 'openai' | 'anthropic' | 'gemini' | 'azure';
-export const upstreamKinds: readonly UpstreamKind[] = ['openai-compatible', 'openai', 'anthropic', 'gemini', 'azure'];
+/**
+ * The upstream kinds of the matrix, named after the provider `type` in the config; a cloud
+ * platform's rows also name the model family the route's model id picks on it (Claude through
+ * InvokeModel or any other model through Converse on Bedrock; Gemini or Claude on Vertex AI).
+ */
+export type UpstreamKind = 'openai-compatible' | 'openai' | 'anthropic' | 'gemini' | 'azure' | 'bedrock-anthropic' | 'bedrock-converse' | 'vertex-gemini' | 'vertex-anthropic';
+export const upstreamKinds: readonly UpstreamKind[] = [
+  'openai-compatible',
+  'openai',
+  'anthropic',
+  'gemini',
+  'azure',
+  'bedrock-anthropic',
+  'bedrock-converse',
+  'vertex-gemini',
+  'vertex-anthropic',
+];
 
-/** The wire format the gateway actually speaks to the upstream. */
-export type UpstreamWire = 'chat' | 'responses' | 'anthropic' | 'gemini';
+/** The wire format the gateway actually speaks to the upstream (Claude on Bedrock and Vertex speaks Anthropic's). */
+export type UpstreamWire = 'chat' | 'responses' | 'anthropic' | 'gemini' | 'converse';
 
 /**
  * OpenAI serves both of its formats, so a chat client on an `openai` provider is passed through
@@ -24,9 +38,14 @@ export function wireFor(format: FormatName, kind: UpstreamKind): UpstreamWire {
     case 'openai':
       return format === 'chat' ? 'chat' : 'responses';
     case 'anthropic':
+    case 'bedrock-anthropic':
+    case 'vertex-anthropic':
       return 'anthropic';
     case 'gemini':
+    case 'vertex-gemini':
       return 'gemini';
+    case 'bedrock-converse':
+      return 'converse';
     case 'azure':
       // Azure passes both OpenAI formats through and translates Messages clients to chat completions.
       return format === 'responses' ? 'responses' : 'chat';
@@ -71,6 +90,7 @@ const openaiChat = 'openai/chat';
 const responses = 'openai/responses';
 const anthropic = 'anthropic/messages';
 const google = 'google/generate-content';
+const converse = 'bedrock/converse';
 
 /** Where each cell's upstream answer comes from, per upstream wire. */
 export const wireScenarios: Record<UpstreamWire, Record<ScenarioKind, WireScenario>> = {
@@ -145,13 +165,32 @@ export const wireScenarios: Record<UpstreamWire, Record<ScenarioKind, WireScenar
       nonStream: { recording: { file: `${google}/google-reasoning.json`, inputTokens: 9, textIncludes: 'strawberry' } },
     },
   },
+  // Recorded Converse answers (test/fixtures/README.md); no simulator cell, since every case has one.
+  converse: {
+    text: {
+      stream: { recording: { file: `${converse}/bedrock-text.chunks.txt`, inputTokens: 22, textIncludes: 'There are **3' } },
+      nonStream: { recording: { file: `${converse}/amazon-bedrock-text.json`, inputTokens: 22, textIncludes: 'strawberry' } },
+    },
+    tool: {
+      stream: { recording: { file: `${converse}/bedrock-tool-call.1.chunks.txt`, inputTokens: 125, toolNames: ['test-tool'] } },
+      nonStream: { recording: { file: `${converse}/bedrock-tool-call.1.json`, inputTokens: 10, toolNames: ['bash'] } },
+    },
+    parallel: {
+      stream: { recording: { file: `${converse}/bedrock-json-tool-text-then-weather-then-json.1.chunks.txt`, inputTokens: 500, toolNames: ['weather', 'weather'] } },
+      nonStream: { recording: { file: `${converse}/issue-17267-parallel-tool-calls.json`, inputTokens: 694, toolNames: ['get_resistor_value', 'get_capacitor_value'] } },
+    },
+    reasoning: {
+      stream: { recording: { file: `${converse}/bedrock-reasoning.chunks.txt`, inputTokens: 51, textIncludes: 'strawberry' } },
+      nonStream: { recording: { file: `${converse}/amazon-bedrock-reasoning.json`, inputTokens: 51, textIncludes: 'strawberry' } },
+    },
+  },
 };
 
 /** Visible reasoning from upstreams whose recordings have none for a mode (simulator `[think]`). */
 export const thoughtsScenario: WireScenario = { stream: { simulator: promptFor.thoughts }, nonStream: { simulator: promptFor.thoughts } };
 
-/** The SSE framing of each wire: chat ends with `[DONE]`, Responses and Anthropic name their events. */
-export function sseText(wire: UpstreamWire, chunks: readonly string[]): string {
+/** The SSE framing of each wire: chat ends with `[DONE]`, Responses and Anthropic name their events (Converse streams no SSE). */
+export function sseText(wire: Exclude<UpstreamWire, 'converse'>, chunks: readonly string[]): string {
   if (wire === 'chat') return sseFromChunks(chunks, 'data', true);
   if (wire === 'gemini') return sseFromChunks(chunks, 'data');
   return sseFromChunks(chunks, 'named');
@@ -180,9 +219,17 @@ export function isSimulator(source: ReplySource): source is { readonly simulator
 export function replyFor(wire: UpstreamWire, source: ReplySource, stream: boolean): MatrixReply {
   if (isSimulator(source)) return 'simulator';
   if (!stream) return { body: readFixture(source.recording.file) };
+  if (wire === 'converse') return converseEventStream(recordingChunks(source.recording));
   // Event by event, so the gateway sees the recording's event boundaries as separate reads.
   return { pieces: splitSse(sseText(wire, recordingChunks(source.recording))) };
 }
+
+/**
+ * Upstream kinds whose shape the provider simulator does not speak yet (Bedrock's paths and event
+ * stream, Vertex's model paths): their simulator cells are registered but skipped. A kind leaves
+ * this set once the simulator serves its shape, and its cells run as they do for the others.
+ */
+export const simulatorLacksShapeOf: ReadonlySet<UpstreamKind> = new Set<UpstreamKind>(['bedrock-anthropic', 'vertex-gemini', 'vertex-anthropic']);
 
 /** Names a source in test titles and the report. */
 export function sourceName(source: ReplySource): string {
@@ -208,4 +255,5 @@ export const reasoningRoundTripScenarios: Record<UpstreamWire, WireScenario> = {
     stream: { recording: { file: `${google}/google-tool-call-gemini3.chunks.txt`, inputTokens: 29, toolNames: ['weather'] } },
     nonStream: { recording: { file: `${google}/google-tool-call-gemini3.json`, inputTokens: 29, toolNames: ['weather'] } },
   },
+  converse: wireScenarios.converse.reasoning,
 };

@@ -11,6 +11,7 @@ const recordingFolders: Record<UpstreamWire, readonly string[]> = {
   responses: ['openai/responses'],
   anthropic: ['anthropic/messages'],
   gemini: ['google/generate-content'],
+  converse: ['bedrock/converse'],
 };
 
 export interface StreamRecording {
@@ -41,12 +42,20 @@ export function streamRecordings(wire: UpstreamWire): StreamRecording[] {
   return recordings;
 }
 
-/** Feeds the recorded data payloads to the provider's stream decoder as SSE events would arrive. */
+/**
+ * Feeds the recorded data payloads to the provider's stream decoder as SSE events would arrive;
+ * a Converse line `{"<event name>": <payload>}` as its event-stream frame would.
+ */
 export function decodeRecordedChunks(recording: StreamRecording): IrStreamEvent[] {
   const decoder = textGenerationForWire(recording.wire).createStreamDecoder(bareIrRequest(true));
   const events: IrStreamEvent[] = [];
   const named = recording.wire === 'responses' || recording.wire === 'anthropic';
   for (const chunk of recording.chunks) {
+    if (recording.wire === 'converse') {
+      const [eventName, payload] = Object.entries(JSON.parse(chunk) as Record<string, unknown>)[0] ?? ['', {}];
+      events.push(...decoder.push(eventName, JSON.stringify(payload)));
+      continue;
+    }
     const eventName = named ? ((JSON.parse(chunk) as { type?: string }).type ?? undefined) : undefined;
     events.push(...decoder.push(eventName, chunk));
   }

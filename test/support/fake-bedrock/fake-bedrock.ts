@@ -2,12 +2,11 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { chunkFrame, converseFrame, exceptionFrame } from './event-stream-frames.js';
 import { claudeAnswer, claudeStreamEvents, converseAnswer, converseStreamEvents, type ConverseStreamEvent } from './default-answers.js';
-import { checkNovaCanvasBody, checkStabilityBody, imageModelFamily, novaCanvasAnswer, stabilityAnswer } from './image-answers.js';
-import { verifySigV4, type SigningSecret } from './verify-sigv4.js';
+import { bedrockErrorHeaders, checkBedrockCall, type BedrockOperation } from './bedrock-call-checks.js';
+import { imageModelFamily, novaCanvasAnswer, stabilityAnswer } from './image-answers.js';
+import type { SigningSecret } from './verify-sigv4.js';
 
-/** Bedrock Runtime's operations under `/model/{modelId}/`. */
-export type BedrockOperation = 'invoke' | 'invoke-with-response-stream' | 'converse' | 'converse-stream' | 'count-tokens';
-const operations: ReadonlySet<string> = new Set(['invoke', 'invoke-with-response-stream', 'converse', 'converse-stream', 'count-tokens']);
+export type { BedrockOperation } from './bedrock-call-checks.js';
 
 /** One answer a test scripts; each request takes the next, and without one the defaults answer. */
 export type BedrockReply =
@@ -76,7 +75,7 @@ export async function startFakeBedrock(options: FakeBedrockOptions = {}): Promis
 
   const refuse = (response: ServerResponse, path: string, status: number, errorType: string, message: string): void => {
     refused.push({ path, status, errorType, message });
-    response.writeHead(status, { 'content-type': 'application/json', 'x-amzn-errortype': `${errorType}:http://internal.amazon.com/coral/com.amazon.bedrock/`, 'x-amzn-requestid': 'fake-request-id' });
+    response.writeHead(status, bedrockErrorHeaders(errorType));
     response.end(JSON.stringify({ message }));
   };
 
@@ -89,35 +88,15 @@ export async function startFakeBedrock(options: FakeBedrockOptions = {}): Promis
   function handle(request: IncomingMessage, body: Buffer, response: ServerResponse): void {
     const target = request.url ?? '/';
     const headers = flatHeaders(request);
-    const authorization = headers['authorization'] ?? '';
-    if (authorization.startsWith('Bearer ')) {
-      if (options.apiKey === undefined || authorization !== `Bearer ${options.apiKey}`) {
-        refuse(response, target, 403, 'AccessDeniedException', 'Authentication failed: Please make sure your API Key is valid.');
-        return;
-      }
-    } else {
-      const verdict = verifySigV4({ method: request.method ?? 'GET', target, headers, body }, secret, region, 'bedrock');
-      if (!verdict.ok) {
-        refuse(response, target, 403, verdict.errorType, verdict.message);
-        return;
-      }
-    }
-    const match = /^\/model\/([^/]+)\/([a-z-]+)$/.exec(target);
-    if (match === null || request.method !== 'POST' || !operations.has(match[2] ?? '')) {
-      refuse(response, target, 404, 'UnknownOperationException', 'Unknown operation');
+    const verdict = checkBedrockCall({ method: request.method ?? 'GET', target, headers, body }, { region, secret, ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }) });
+    if (!verdict.ok) {
+      refuse(response, target, verdict.status, verdict.errorType, verdict.message);
       return;
     }
-    const modelId = decodeURIComponent(match[1] ?? '');
-    const operation = match[2] as BedrockOperation;
-    const bodyText = body.toString('utf8');
-    const checked = checkBody(operation, bodyText, modelId);
-    if (typeof checked === 'string') {
-      refuse(response, target, 400, 'ValidationException', checked);
-      return;
-    }
-    const received: BedrockRequest = { method: 'POST', path: target, modelId, operation, headers, bodyText, invokeBody: checked };
+    const { modelId, operation } = verdict;
+    const received: BedrockRequest = { method: 'POST', path: target, modelId, operation, headers, bodyText: body.toString('utf8'), invokeBody: verdict.invokeBody };
     requests.push(received);
-    answer(response, operation, modelId, queue.shift() ?? responder?.(received), checked);
+    answer(response, operation, modelId, queue.shift() ?? responder?.(received), verdict.invokeBody);
   }
 
   function answer(response: ServerResponse, operation: BedrockOperation, modelId: string, reply: BedrockReply | undefined, body: Record<string, unknown> | undefined): void {
@@ -195,51 +174,4 @@ function sendFrames(response: ServerResponse, frames: readonly Uint8Array[]): vo
     });
   };
   next();
-}
-
-/** The checks Bedrock makes of a body before the model sees it; a string is the refusal's message. */
-function checkBody(operation: BedrockOperation, text: string, modelId: string): Record<string, unknown> | undefined | string {
-  const body = parseObject(text);
-  if (body === undefined) return 'Malformed input request, please reformat your input and try again.';
-  const imageFamily = imageModelFamily(modelId);
-  if (imageFamily !== undefined) {
-    // Image models are served by InvokeModel alone, each in its own body.
-    if (operation !== 'invoke') return `The model ${modelId} does not support ${operation}.`;
-    return (imageFamily === 'nova-canvas' ? checkNovaCanvasBody(body) : checkStabilityBody(body)) ?? body;
-  }
-  if (operation === 'converse' || operation === 'converse-stream') {
-    return Array.isArray(body.messages) ? undefined : 'Malformed input request: messages is required.';
-  }
-  if (operation === 'count-tokens') {
-    const input = asObject(body.input);
-    if (input === undefined) return '1 validation error detected: Value null at \'input\' failed to satisfy constraint: Member must not be null';
-    if (asObject(input.converse) !== undefined) return undefined;
-    const invokeModel = asObject(input.invokeModel);
-    if (invokeModel === undefined || typeof invokeModel.body !== 'string') return 'input must hold invokeModel.body or converse.';
-    const wrapped = parseObject(Buffer.from(invokeModel.body, 'base64').toString('utf8'));
-    if (wrapped === undefined) return 'Malformed input request, please reformat your input and try again.';
-    return checkClaudeBody(wrapped) ?? wrapped;
-  }
-  return checkClaudeBody(body) ?? body;
-}
-
-function checkClaudeBody(body: Record<string, unknown>): string | undefined {
-  const extraneous = ['model', 'stream'].filter((key) => Object.hasOwn(body, key));
-  if (extraneous.length > 0) return `Malformed input request: #: extraneous key [${extraneous[0]}] is not permitted, please reformat your input and try again.`;
-  if (body.anthropic_version !== 'bedrock-2023-05-31') return 'Malformed input request: #: required key [anthropic_version] not found or invalid, please reformat your input and try again.';
-  if (typeof body.max_tokens !== 'number') return 'Malformed input request: #: required key [max_tokens] not found, please reformat your input and try again.';
-  if (!Array.isArray(body.messages)) return 'Malformed input request: #: required key [messages] not found, please reformat your input and try again.';
-  return undefined;
-}
-
-function parseObject(text: string): Record<string, unknown> | undefined {
-  try {
-    return asObject(JSON.parse(text));
-  } catch {
-    return undefined;
-  }
-}
-
-function asObject(value: unknown): Record<string, unknown> | undefined {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }

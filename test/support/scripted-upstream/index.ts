@@ -7,3 +7,5 @@ export { caseClosedEarlyAt, pacedStreams, type PacedStream } from './paced-strea
 export { isGenerationCall, startSimulatorUpstream, untilGenerationCalls, type SimulatorUpstream } from './simulator-upstream.js';
 export { askedId, meteredReply, type AskedUsage } from './metered-reply.js';
 export { azureOperation, azureReply, type AzureChecks, type AzureOperation } from './azure-reply.js';
+export { anthropicStreamAsEventStream, bedrockReply, converseEventStream, eventStreamContentType } from './bedrock-reply.js';
+export { vertexReply } from './vertex-reply.js';

@@ -6,6 +6,11 @@ export interface SentAnswer {
   contentType: string | undefined;
   /** Every byte written so far, as UTF-8 text. */
   body: string;
+  /**
+   * Every byte written so far, kept only for an answer that is not text (AWS's binary event
+   * stream), whose frame lengths and checksums UTF-8 text cannot hold faithfully.
+   */
+  bytes: Buffer[];
   /** The last byte was written and the answer ended. */
   complete: boolean;
   /** When the connection closed before the answer was complete (the gateway left, or a scripted fault). */

@@ -46,7 +46,7 @@ export async function startScriptedUpstream(options: { readonly reply?: ReplyScr
         body: rawBody.toString('utf8'),
         rawBody,
         receivedAt: Date.now(),
-        answer: { status: undefined, contentType: undefined, body: '', complete: false, closedEarlyAt: undefined, endedAt: undefined },
+        answer: { status: undefined, contentType: undefined, body: '', bytes: [], complete: false, closedEarlyAt: undefined, endedAt: undefined },
       };
       requests.push(received);
       const script = queue.shift() ?? fallback;

@@ -15,6 +15,7 @@ export function sendReply(reply: Reply, received: ReceivedRequest, incoming: Inc
   outgoing.on('error', () => undefined);
   const write = (piece: string | Buffer): boolean => {
     received.answer.body += typeof piece === 'string' ? piece : piece.toString('utf8');
+    if (isBinary(received.answer.contentType)) received.answer.bytes.push(Buffer.from(piece));
     return outgoing.write(piece);
   };
   if ('reset' in reply) {
@@ -83,6 +84,11 @@ function relay(target: string, received: ReceivedRequest, outgoing: ServerRespon
   // A gateway killed mid-call: the relayed answer stops too.
   outgoing.on('close', () => relayed.destroy());
   relayed.end(received.rawBody);
+}
+
+/** An answer whose bytes are not text: neither `text/…` nor JSON. */
+function isBinary(contentType: string | undefined): boolean {
+  return contentType !== undefined && !/^text\/|json|^application\/text/.test(contentType);
 }
 
 function isPause(piece: string | Buffer | Pause): piece is Pause {
