@@ -224,12 +224,6 @@ export function replyFor(wire: UpstreamWire, source: ReplySource, stream: boolea
   return { pieces: splitSse(sseText(wire, recordingChunks(source.recording))) };
 }
 
-/**
- * Upstream kinds whose shape the provider simulator does not speak yet (Bedrock's paths and event
- * stream, Vertex's model paths): their simulator cells are registered but skipped. A kind leaves
- * this set once the simulator serves its shape, and its cells run as they do for the others.
- */
-export const simulatorLacksShapeOf: ReadonlySet<UpstreamKind> = new Set<UpstreamKind>(['bedrock-anthropic', 'vertex-gemini', 'vertex-anthropic']);
 
 /** Names a source in test titles and the report. */
 export function sourceName(source: ReplySource): string {

@@ -8,11 +8,9 @@ import { startMatrixHarness, type MatrixHarness } from './matrix-harness.js';
 import { readUpstreamHistory } from './matrix-native-shapes.js';
 import {
   isPassthrough,
-  isSimulator,
   promptOf,
   reasoningRoundTripScenarios,
   replyFor,
-  simulatorLacksShapeOf,
   sourceName,
   thoughtsScenario,
   upstreamKinds,
@@ -90,7 +88,7 @@ export function defineFormatMatrix(format: FormatName, knownFailures: KnownFailu
   }
 
   describe.each(matrixCells(format))(`${format} client × $kind upstream: $scenario, stream $stream ($path, $via)`, (cell) => {
-    const cellTest = isSimulator(cell.source) && simulatorLacksShapeOf.has(cell.kind) ? it.skip : test(cellKey(format, cell.kind, cell.scenario, cell.stream));
+    const cellTest = test(cellKey(format, cell.kind, cell.scenario, cell.stream));
     cellTest('delivers what the upstream said, with usage in the format convention and a ledger entry', async () => {
       harness.upstreams[cell.kind].serve(replyFor(cell.wire, cell.source, cell.stream));
       const { result, exchange } = await turn(cell.kind, driver.start(promptOf(cell.source)), cell.stream, cell.scenario === 'reasoning' || cell.scenario === 'visible thoughts');
