@@ -1,0 +1,56 @@
+import { countMergedParts } from './byte-pair-merge.js';
+import { refuseSpecialTokens } from './o200k-special-tokens.js';
+import { o200kSplitPattern } from './o200k-split-pattern.js';
+import type { RankTable } from './rank-table.js';
+
+/** Pieces whose merged count is remembered: common words recur, and a merge costs far more than a lookup. */
+const cachedPieces = 4_096;
+
+/** In a `u` pattern a surrogate pair is one code point, so only a lone surrogate is of category Cs. */
+const loneSurrogate = /\p{Cs}/u;
+
+/**
+ * Counts tokens as gpt-tokenizer's o200k `countTokens` does, from a compact rank table: the text is
+ * refused if it holds a special token, cut into pieces by o200k's pattern, and each piece counts 1
+ * if it is a token itself, else the parts its UTF-8 bytes merge into.
+ */
+export class O200kCounter {
+  private readonly encoder = new TextEncoder();
+  private pieceBytes = new Uint8Array(1_024);
+  /** Piece → count, least recently used first (a Map keeps insertion order). */
+  private readonly cache = new Map<string, number>();
+
+  constructor(private readonly table: RankTable) {}
+
+  count(text: string): number {
+    refuseSpecialTokens(text);
+    let total = 0;
+    for (const [piece] of text.matchAll(o200kSplitPattern)) total += this.countPiece(piece);
+    return total;
+  }
+
+  private countPiece(piece: string): number {
+    // A single ASCII character is always a token of its own.
+    if (piece.length === 1 && piece.charCodeAt(0) < 0x80) return 1;
+    const cached = this.cache.get(piece);
+    if (cached !== undefined) {
+      this.cache.delete(piece);
+      this.cache.set(piece, cached);
+      return cached;
+    }
+    const count = this.countUncached(piece);
+    if (this.cache.size >= cachedPieces) this.cache.delete(this.cache.keys().next().value as string);
+    this.cache.set(piece, count);
+    return count;
+  }
+
+  private countUncached(piece: string): number {
+    // UTF-8 takes at most 3 bytes per UTF-16 unit (a surrogate pair, 2 units, takes 4).
+    if (this.pieceBytes.length < piece.length * 3) this.pieceBytes = new Uint8Array(piece.length * 3);
+    const length = this.encoder.encodeInto(piece, this.pieceBytes).written;
+    // A piece holding a lone surrogate (written as U+FFFD) is never a token whole for gpt-tokenizer,
+    // which looks pieces up as strings; it is merged from its bytes.
+    if (!loneSurrogate.test(piece) && this.table.rankOf(this.pieceBytes, 0, length) !== -1) return 1;
+    return countMergedParts(this.table, this.pieceBytes, length);
+  }
+}
