@@ -123,13 +123,15 @@ describe('the packed package', () => {
         'dist/cli/main.js',
         'dist/storage/migrations/initial-schema.js',
         'dist/console/index.html',
+        // The token counter's o200k rank table, read on first use.
+        'dist/tokens/o200k-ranks.bin',
       ]),
     );
     // The built console: its page, icon, and one hashed script and stylesheet.
     expect(paths.filter((file) => /^dist\/console\/assets\/app-[A-Z0-9]+\.(js|css)$/.test(file))).toHaveLength(2);
     const unexpected = paths.filter(
       (file) =>
-        !/^(package\.json|README\.md|npm-shrinkwrap\.json|bin\/switchyard\.js|dist\/.+\.js|dist\/console\/(index\.html|favicon\.svg|assets\/app-[A-Z0-9]+\.css))$/.test(file) ||
+        !/^(package\.json|README\.md|npm-shrinkwrap\.json|bin\/switchyard\.js|dist\/.+\.js|dist\/console\/(index\.html|favicon\.svg|assets\/app-[A-Z0-9]+\.css)|dist\/tokens\/o200k-ranks\.bin)$/.test(file) ||
         /\.test\.js$|test-support|-contract/.test(file),
     );
     expect(unexpected).toEqual([]);
