@@ -63,7 +63,7 @@ function pairRank(table: RankTable, piece: Uint8Array, start: number, end: numbe
 }
 
 /** Whether `bytes[start, end)` is well-formed UTF-8 (no overlong form, no surrogate, nothing past U+10FFFF). */
-export function isValidUtf8(bytes: Uint8Array, start: number, end: number): boolean {
+function isValidUtf8(bytes: Uint8Array, start: number, end: number): boolean {
   let index = start;
   while (index < end) {
     const lead = bytes[index] as number;
