@@ -7,14 +7,20 @@ const noRank = 0x7fffffff;
 let partStarts = new Int32Array(256);
 let pairRanks = new Int32Array(256);
 
+/** Past this many bytes a piece is merged through a heap: a scan per merge would be quadratic. */
+const longPiece = 256;
+
 /**
  * The number of tokens a piece's bytes become under byte-pair encoding, as tiktoken merges: the
  * adjacent pair of parts whose union has the lowest rank is merged (the leftmost on a tie) until no
- * union is a token. Quadratic in the piece's length, as tiktoken's own merge for short pieces is;
- * the split pattern keeps pieces short.
+ * union is a token. A short piece, nearly every piece the split pattern makes, is merged by
+ * scanning its pairs for the lowest at each step, as tiktoken does; a long one (a run of letters
+ * with no break, which a client may send to be counted) through a heap, so it takes n log n steps
+ * rather than n².
  */
 export function countMergedParts(table: RankTable, piece: Uint8Array, length: number): number {
   if (length < 2) return length;
+  if (length > longPiece) return countMergedPartsOfLongPiece(table, piece, length);
   if (partStarts.length < length + 1) {
     partStarts = new Int32Array(length + 1);
     pairRanks = new Int32Array(length + 1);
@@ -46,6 +52,98 @@ export function countMergedParts(table: RankTable, piece: Uint8Array, length: nu
     if (at > 0) ranks[at - 1] = pairRank(table, piece, starts[at - 1] as number, starts[at + 1] as number);
   }
   return parts;
+}
+
+/**
+ * The same merge for a long piece: each part is a node of a linked list by its first byte, and
+ * every pair that is a token waits in a binary min-heap keyed by (rank, position), so the pair
+ * taken is the lowest-ranked and, on a tie, the leftmost, as the scan takes it. An entry is stale
+ * once either of its parts has been merged since; it is then skipped.
+ */
+function countMergedPartsOfLongPiece(table: RankTable, piece: Uint8Array, length: number): number {
+  const next = new Int32Array(length + 1);
+  const previous = new Int32Array(length + 1);
+  const pairRankAt = new Int32Array(length).fill(noRank);
+  const heap = new MinHeap(length);
+  for (let index = 0; index <= length; index += 1) {
+    next[index] = index + 1;
+    previous[index] = index - 1;
+  }
+  for (let index = 0; index + 2 <= length; index += 1) {
+    const rank = pairRank(table, piece, index, index + 2);
+    pairRankAt[index] = rank;
+    if (rank !== noRank) heap.push(rank, index);
+  }
+  let parts = length;
+  while (heap.size > 0) {
+    const { rank, start } = heap.pop();
+    // Merged away, or its pair changed since this entry was pushed.
+    if (pairRankAt[start] !== rank || next[start] === -1) continue;
+    const joined = next[start] as number;
+    const after = next[joined] as number;
+    next[start] = after;
+    if (after <= length) previous[after] = start;
+    next[joined] = -1;
+    pairRankAt[joined] = noRank;
+    parts -= 1;
+    const updated = after < length ? pairRank(table, piece, start, next[after] as number) : noRank;
+    pairRankAt[start] = updated;
+    if (updated !== noRank) heap.push(updated, start);
+    const before = previous[start] as number;
+    if (before >= 0) {
+      const left = pairRank(table, piece, before, after);
+      pairRankAt[before] = left;
+      if (left !== noRank) heap.push(left, before);
+    }
+  }
+  return parts;
+}
+
+/** A binary min-heap of (rank, start) pairs, one number each: rank × 2³² + start. */
+class MinHeap {
+  private keys: Float64Array;
+  size = 0;
+
+  constructor(capacity: number) {
+    this.keys = new Float64Array(Math.max(capacity, 16));
+  }
+
+  push(rank: number, start: number): void {
+    if (this.size === this.keys.length) {
+      const grown = new Float64Array(this.keys.length * 2);
+      grown.set(this.keys);
+      this.keys = grown;
+    }
+    const key = rank * 2 ** 32 + start;
+    let at = this.size;
+    this.size += 1;
+    while (at > 0) {
+      const parent = (at - 1) >> 1;
+      const parentKey = this.keys[parent] as number;
+      if (parentKey <= key) break;
+      this.keys[at] = parentKey;
+      at = parent;
+    }
+    this.keys[at] = key;
+  }
+
+  pop(): { rank: number; start: number } {
+    const top = this.keys[0] as number;
+    this.size -= 1;
+    const last = this.keys[this.size] as number;
+    let at = 0;
+    for (;;) {
+      let child = at * 2 + 1;
+      if (child >= this.size) break;
+      if (child + 1 < this.size && (this.keys[child + 1] as number) < (this.keys[child] as number)) child += 1;
+      if ((this.keys[child] as number) >= last) break;
+      this.keys[at] = this.keys[child] as number;
+      at = child;
+    }
+    if (this.size > 0) this.keys[at] = last;
+    const rank = Math.floor(top / 2 ** 32);
+    return { rank, start: top - rank * 2 ** 32 };
+  }
 }
 
 /**

@@ -70,6 +70,31 @@ describe('the compact o200k counter', () => {
     expect(differing).toEqual([]);
   });
 
+  it.each([
+    ['a run of one letter', 'a'.repeat(3_000)],
+    ['a word with no break', Array.from({ length: 400 }, (_, index) => 'supercalifragilistic'[index % 20]).join('').repeat(5)],
+    ['a run of CJK', '自然言語処理は人工知能の一分野'.repeat(80)],
+    ['a run of punctuation', '=-=+*#'.repeat(500)],
+    ['a run of emoji', '👋🏽🧑🏿‍🚀✨'.repeat(150)],
+    ['a long run of spaces', ' '.repeat(4_000) + 'x'],
+  ])('counts %s, one piece of thousands of bytes, as gpt-tokenizer does', async (_name, text) => {
+    const count = await loadEncoder();
+    expect(count(text)).toBe(countTokens(text));
+  });
+
+  it('counts a word of 100,000 letters in n log n steps, not n²', async () => {
+    const count = await loadEncoder();
+    const random = seeded(7);
+    let word = '';
+    while (word.length < 100_000) word += 'abcdefghijklmnopqrstuvwxyz'[Math.floor(random() * 26)];
+    const started = performance.now();
+    const tokens = count(word);
+    // Merged by scanning for the lowest pair at each step, this takes seconds (a megabyte, hours).
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(tokens).toBeGreaterThan(10_000);
+    expect(tokens).toBeLessThan(100_000);
+  });
+
   it('counts the same text the same the second time, from its remembered pieces', async () => {
     const count = await loadEncoder();
     const text = texts['mixed scripts']! + texts.CJK!;
