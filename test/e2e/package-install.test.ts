@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPackageRegistry } from '../support/package-registry.js';
@@ -197,6 +198,10 @@ describe('the packed package', () => {
     const client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: 'not-needed-yet', maxRetries: 0 });
     const completion = await client.chat.completions.create({ model: 'sim-gpt', messages: [{ role: 'user', content: 'hello from an installed package' }] });
     expect(completion.choices[0]?.message.content).toContain('hello from an installed package');
+    // A local token count reads the rank table the package carries, with no tokenizer package installed.
+    const anthropic = new Anthropic({ baseURL: gateway.url, apiKey: 'not-needed-yet', maxRetries: 0 });
+    const counted = await anthropic.messages.countTokens({ model: 'sim-gpt', messages: [{ role: 'user', content: 'count me, please' }] });
+    expect(counted.input_tokens).toBe(4 + 4);
     const consolePage = await fetch(`${gateway.url}/console/keys`);
     expect(consolePage.status).toBe(200);
     expect(await consolePage.text()).toContain('<script type="module" src="/console/assets/app-');
