@@ -1,5 +1,7 @@
 import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { loadEncoder } from './load-encoder.js';
 import { o200kSplitPattern } from './o200k-split-pattern.js';
@@ -93,6 +95,21 @@ describe('the compact o200k counter', () => {
     expect(performance.now() - started).toBeLessThan(2_000);
     expect(tokens).toBeGreaterThan(10_000);
     expect(tokens).toBeLessThan(100_000);
+  });
+
+  it('lets go of the texts it counted: the pieces it remembers are copies, not views holding the whole text', async () => {
+    setFlagsFromString('--expose-gc');
+    const collectGarbage = runInNewContext('gc') as () => void;
+    const count = await loadEncoder();
+    const common = 'hello world '.repeat(100_000);
+    count(common);
+    collectGarbage();
+    const before = process.memoryUsage().heapUsed;
+    // Thirty texts of 1.2 MB, each with one piece new to the counter (a word of letters only, so no digit splits it).
+    for (let index = 0; index < 30; index += 1) count(`${common} uniquelongword${String.fromCharCode(97 + (index % 26), 97 + Math.floor(index / 26))}`);
+    collectGarbage();
+    // Remembered as slices, the thirty pieces would hold the thirty texts: 34 MB.
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(8 * 1024 * 1024);
   });
 
   it('counts the same text the same the second time, from its remembered pieces', async () => {

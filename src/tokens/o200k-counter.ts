@@ -10,6 +10,9 @@ import type { RankTable } from './rank-table.js';
  */
 const cachedPieces = 8_192;
 
+/** Longer pieces are rare, and their merge costs more than a lookup saves. */
+const longestCachedPiece = 64;
+
 /** In a `u` pattern a surrogate pair is one code point, so only a lone surrogate is of category Cs. */
 const loneSurrogate = /\p{Cs}/u;
 
@@ -59,8 +62,9 @@ export class O200kCounter {
     const cached = this.cache.get(piece);
     if (cached !== undefined) return cached;
     const count = this.countUncached(piece);
+    if (piece.length > longestCachedPiece) return count;
     if (this.cache.size >= cachedPieces) this.cache.delete(this.cache.keys().next().value as string);
-    this.cache.set(piece, count);
+    this.cache.set(copyOf(piece), count);
     return count;
   }
 
@@ -73,4 +77,14 @@ export class O200kCounter {
     if (!loneSurrogate.test(piece) && this.table.rankOf(this.pieceBytes, 0, length) !== -1) return 1;
     return countMergedParts(this.table, this.pieceBytes, length);
   }
+}
+
+/**
+ * A string of its own with the piece's characters. A piece is a slice of the counted text, and V8
+ * makes a slice of 13 characters or more a view into its parent: remembered as it is, it would keep
+ * the whole text (a client's request) alive until it left the cache. Joining it to a character
+ * makes a string V8 flattens into a new copy before slicing.
+ */
+function copyOf(piece: string): string {
+  return ` ${piece}`.slice(1);
 }
