@@ -112,6 +112,19 @@ describe('the compact o200k counter', () => {
     expect(process.memoryUsage().heapUsed - before).toBeLessThan(8 * 1024 * 1024);
   });
 
+  it('keeps no buffer the size of the longest piece it has counted', async () => {
+    setFlagsFromString('--expose-gc');
+    const collectGarbage = runInNewContext('gc') as () => void;
+    const count = await loadEncoder();
+    count('warm up');
+    collectGarbage();
+    const before = process.memoryUsage().arrayBuffers;
+    count('x'.repeat(1_000_000));
+    collectGarbage();
+    // Its bytes (3 MB of room for a million characters) are let go once it is counted.
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(1024 * 1024);
+  });
+
   it('counts the same text the same the second time, from its remembered pieces', async () => {
     const count = await loadEncoder();
     const text = texts['mixed scripts']! + texts.CJK!;

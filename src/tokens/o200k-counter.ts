@@ -27,7 +27,7 @@ const nextPiece = new RegExp(o200kSplitPattern.source, 'gu');
  */
 export class O200kCounter {
   private readonly encoder = new TextEncoder();
-  private pieceBytes = new Uint8Array(1_024);
+  private readonly pieceBytes = new Uint8Array(1_024);
   /** Piece → count, oldest first (a Map keeps insertion order). */
   private readonly cache = new Map<string, number>();
 
@@ -69,13 +69,15 @@ export class O200kCounter {
   }
 
   private countUncached(piece: string): number {
-    // UTF-8 takes at most 3 bytes per UTF-16 unit (a surrogate pair, 2 units, takes 4).
-    if (this.pieceBytes.length < piece.length * 3) this.pieceBytes = new Uint8Array(piece.length * 3);
-    const length = this.encoder.encodeInto(piece, this.pieceBytes).written;
+    // UTF-8 takes at most 3 bytes per UTF-16 unit (a surrogate pair, 2 units, takes 4). A piece
+    // too long for the buffer kept between calls gets one of its own, so one long piece does not
+    // leave a buffer of its size behind.
+    const bytes = piece.length * 3 <= this.pieceBytes.length ? this.pieceBytes : new Uint8Array(piece.length * 3);
+    const length = this.encoder.encodeInto(piece, bytes).written;
     // A piece holding a lone surrogate (written as U+FFFD) is never a token whole for gpt-tokenizer,
     // which looks pieces up as strings; it is merged from its bytes.
-    if (!loneSurrogate.test(piece) && this.table.rankOf(this.pieceBytes, 0, length) !== -1) return 1;
-    return countMergedParts(this.table, this.pieceBytes, length);
+    if (!loneSurrogate.test(piece) && this.table.rankOf(bytes, 0, length) !== -1) return 1;
+    return countMergedParts(this.table, bytes, length);
   }
 }
 
