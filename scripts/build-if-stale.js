@@ -19,7 +19,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** What dist/ is built from, besides the files under the source folders. */
-export const buildInputs = { folders: ['src', 'console'], files: ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'scripts/build-console.js', 'scripts/bundle-gateway.js'] };
+export const buildInputs = { folders: ['src', 'console'], files: ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'scripts/build-console.js', 'scripts/bundle-gateway.js', 'scripts/copy-rank-file.js'] };
 /** What a build makes; dist/ is as old as the older of them. */
 export const buildProducts = ['dist/cli/main.js', 'dist/bundle/gateway/main.js', 'dist/console/index.html'];
 

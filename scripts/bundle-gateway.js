@@ -7,7 +7,7 @@
  *
  * Left out of the bundle, loaded from node_modules as they are: native modules (better-sqlite3,
  * sharp), what is loaded on first use only and is large (the AWS SDK, Azure's identity library, pg,
- * ioredis, mediabunny, gpt-tokenizer, the pricing dataset, busboy), and what is loaded with
+ * ioredis, mediabunny, the pricing dataset, busboy), and what is loaded with
  * `require` (yaml; undici's dispatcher, upstream/undici-agent.ts; the AWS SDK's Smithy parts,
  * SigV4 signing and the event-stream codec, whose CommonJS builds require Node's crypto), which
  * the bundler leaves as it is.
@@ -34,8 +34,6 @@ export const notBundled = [
   'pg',
   'ioredis',
   'mediabunny',
-  'gpt-tokenizer',
-  'gpt-tokenizer/*',
   '@pydantic/genai-prices',
   'busboy',
   'yaml',

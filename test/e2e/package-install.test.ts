@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPackageRegistry } from '../support/package-registry.js';
@@ -123,13 +124,15 @@ describe('the packed package', () => {
         'dist/cli/main.js',
         'dist/storage/migrations/initial-schema.js',
         'dist/console/index.html',
+        // The token counter's o200k rank table, read on first use.
+        'dist/tokens/o200k-ranks.bin',
       ]),
     );
     // The built console: its page, icon, and one hashed script and stylesheet.
     expect(paths.filter((file) => /^dist\/console\/assets\/app-[A-Z0-9]+\.(js|css)$/.test(file))).toHaveLength(2);
     const unexpected = paths.filter(
       (file) =>
-        !/^(package\.json|README\.md|npm-shrinkwrap\.json|bin\/switchyard\.js|dist\/.+\.js|dist\/console\/(index\.html|favicon\.svg|assets\/app-[A-Z0-9]+\.css))$/.test(file) ||
+        !/^(package\.json|README\.md|npm-shrinkwrap\.json|bin\/switchyard\.js|dist\/.+\.js|dist\/console\/(index\.html|favicon\.svg|assets\/app-[A-Z0-9]+\.css)|dist\/tokens\/o200k-ranks\.bin)$/.test(file) ||
         /\.test\.js$|test-support|-contract/.test(file),
     );
     expect(unexpected).toEqual([]);
@@ -195,6 +198,10 @@ describe('the packed package', () => {
     const client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: 'not-needed-yet', maxRetries: 0 });
     const completion = await client.chat.completions.create({ model: 'sim-gpt', messages: [{ role: 'user', content: 'hello from an installed package' }] });
     expect(completion.choices[0]?.message.content).toContain('hello from an installed package');
+    // A local token count reads the rank table the package carries, with no tokenizer package installed.
+    const anthropic = new Anthropic({ baseURL: gateway.url, apiKey: 'not-needed-yet', maxRetries: 0 });
+    const counted = await anthropic.messages.countTokens({ model: 'sim-gpt', messages: [{ role: 'user', content: 'count me, please' }] });
+    expect(counted.input_tokens).toBe(4 + 4);
     const consolePage = await fetch(`${gateway.url}/console/keys`);
     expect(consolePage.status).toBe(200);
     expect(await consolePage.text()).toContain('<script type="module" src="/console/assets/app-');

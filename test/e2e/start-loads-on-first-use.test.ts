@@ -2,6 +2,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import Anthropic from '@anthropic-ai/sdk';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnGateway, zeroConfigEnvironment, type SpawnedGateway } from '../support/spawned-gateway.js';
@@ -52,9 +54,12 @@ describe('a start on the defaults', () => {
     });
   }
 
-  async function loadedAfter(gateway: SpawnedGateway, calls: (client: OpenAI) => Promise<void>): Promise<{ packages: Set<string>; gatewayFiles: number; lines: string[] }> {
+  async function loadedAfter(
+    gateway: SpawnedGateway,
+    calls: (client: OpenAI, anthropic: Anthropic) => Promise<void>,
+  ): Promise<{ packages: Set<string>; gatewayFiles: number; lines: string[] }> {
     try {
-      await calls(new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: 'unused', maxRetries: 0 }));
+      await calls(new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: 'unused', maxRetries: 0 }), new Anthropic({ baseURL: gateway.url, apiKey: 'unused', maxRetries: 0 }));
     } finally {
       expect(await gateway.stop()).toBe(0);
     }
@@ -80,6 +85,21 @@ describe('a start on the defaults', () => {
     // undici's pool, without the fetch, WebSocket, cache and cookie code of its index.
     expect(lines.some((line) => line.includes('node_modules/undici/lib/dispatcher/agent.js'))).toBe(true);
     expect(lines.filter((line) => line.includes('node_modules/undici/lib/web/'))).toEqual([]);
+    // Nor the token counter's own code, which a count loads.
+    expect(lines.filter((line) => line.includes('o200k-counter'))).toEqual([]);
+  });
+
+  it("counts tokens locally with the gateway's own compact o200k table, loading nothing of gpt-tokenizer", async () => {
+    const gateway = await startRecorded();
+    const text = 'Count these words, 数えてください, and this emoji 👋🏽 too.';
+    const { packages: loaded, lines } = await loadedAfter(gateway, async (_client, anthropic) => {
+      // The simulator's chat model has no counting endpoint: the gateway counts the request itself.
+      const counted = await anthropic.messages.countTokens({ model: 'sim-gpt', messages: [{ role: 'user', content: text }] });
+      // Four framing tokens for the one message, then the text as o200k counts it.
+      expect(counted.input_tokens).toBe(4 + countTokens(text));
+    });
+    expect(lines.some((line) => line.includes('o200k-counter'))).toBe(true);
+    expect(loaded.has('gpt-tokenizer')).toBe(false);
   });
 
   it("keeps V8's young generation at its first size through the start", async () => {
