@@ -22,6 +22,8 @@ beforeAll(async () => {
   gateway = await startTestGateway({
     providers: { bfl: { type: 'bfl', base_url: bfl.url, api_key: bfl.key } },
     images: { job_poll_interval_ms: 20, job_timeout_ms: 10_000 },
+    // Failures here are the vendor's answers under test, not a route to stop using.
+    routing: { circuit_breaker: { enabled: false, consecutive_failures: 5, cooldown_ms: 30_000 } },
     models: ['flux-pro-1.1', 'flux-pro-1.1-ultra', 'flux-kontext-pro', 'flux-2-pro'].map((id) => ({ id, output_modality: 'image', routes: [{ provider: 'bfl', model: id }] })),
   });
   client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: 'unused', maxRetries: 0 });
@@ -172,7 +174,7 @@ describe('FLUX calls that deliver nothing cost nothing', () => {
     for (const [model, size, named] of cases) {
       const error = await refusal(client.images.generate({ model, prompt: 'A harbour', size: size as '1024x1024' }));
       expect(error.status, `${model} ${size}`).toBe(400);
-      expect((error.error as { param?: string }).param).toBe('size');
+      expect(error.param).toBe('size');
       expect(error.message).toMatch(named);
     }
     const quality = await refusal(client.images.generate({ model: 'flux-pro-1.1', prompt: 'A harbour', quality: 'high' }));
@@ -198,15 +200,19 @@ describe('FLUX calls that deliver nothing cost nothing', () => {
   });
 
   it('maps BFL’s 402 (no credits) to a 502 and its 429 (too many active tasks) to a 429, at 0', async () => {
-    bfl.refuseNextSubmit(402, { detail: 'Insufficient credits' });
+    // Every attempt the gateway makes on the route is refused alike.
+    bfl.refuseSubmits(402, { detail: 'Insufficient credits' }, 10);
     const credits = await refusal(client.images.generate({ model: 'flux-pro-1.1', prompt: 'A harbour' }));
     expect(credits.status).toBe(502);
     expect(credits.message).toMatch(/credits/);
     expect(await ledgerEntryOf(credits.requestID)).toMatchObject({ costNanoUsd: 0n });
+    bfl.refuseSubmits(0, undefined, 0);
 
-    bfl.refuseNextSubmit(429, { detail: 'Too many active tasks' });
+    bfl.refuseSubmits(429, { detail: 'Too many active tasks' }, 10);
     const busy = await refusal(client.images.generate({ model: 'flux-pro-1.1', prompt: 'A harbour' }));
     expect(busy.status).toBe(429);
+    expect(busy.message).toMatch(/active tasks/);
+    bfl.refuseSubmits(0, undefined, 0);
     expect(await ledgerEntryOf(busy.requestID)).toMatchObject({ costNanoUsd: 0n });
   });
 
@@ -240,5 +246,27 @@ describe('FLUX models in discovery', () => {
     expect(byId.get('flux-2-pro')?.parameters).toMatchObject({ dimensions: { max_width: 2048, multiple_of: 16, max_pixels: 4_194_304 }, max_input_images: 8 });
     expect(byId.get('flux-pro-1.1')?.pricing).toMatchObject({ priced: true, tiers: [{ quality: 'standard', size: 'any', usd_per_image: '0.04' }] });
     expect(byId.get('flux-2-pro')?.pricing).toMatchObject({ priced: true, usd_per_megapixel: '0.015', tiers: [{ size: 'any', usd_per_image: '0.015' }] });
+  });
+});
+
+describe('FLUX on the simulator', () => {
+  it('plays BFL’s tasks with real pictures of the size each makes, and its moderation', async () => {
+    const simulated = await startTestGateway({
+      providers: { 'sim-bfl': { type: 'bfl', base_url: 'builtin:sim', api_key: 'any' } },
+      images: { job_poll_interval_ms: 20 },
+      models: ['flux-kontext-pro', 'flux-2-pro'].map((id) => ({ id, output_modality: 'image', routes: [{ provider: 'sim-bfl', model: id }] })),
+    });
+    try {
+      const simClient = new OpenAI({ baseURL: `${simulated.url}/v1`, apiKey: 'unused', maxRetries: 0 });
+      const kontext = await simClient.images.generate({ model: 'flux-kontext-pro', prompt: 'A harbour', size: '1392x752' as '1024x1024', output_format: 'jpeg' });
+      expect(await decoded(kontext.data?.[0]?.b64_json)).toEqual({ format: 'jpeg', width: 1392, height: 752 });
+      const flux2 = await simClient.images.generate({ model: 'flux-2-pro', prompt: 'A harbour', size: '768x512' as '1024x1024' });
+      expect(await decoded(flux2.data?.[0]?.b64_json)).toEqual({ format: 'png', width: 768, height: 512 });
+      const refused = await refusal(simClient.images.generate({ model: 'flux-2-pro', prompt: 'A harbour [refuse]' }));
+      expect(refused.status).toBe(400);
+      expect(refused.code).toBe('content_policy_violation');
+    } finally {
+      await simulated.close();
+    }
   });
 });

@@ -7,7 +7,7 @@ import type { BuiltinImageRecord } from './builtin-image-records.js';
  * (multiples of 16, up to 2048 a side and 4 megapixels) from Replicate's and resellers' pages.
  */
 
-const common = {
+const common: ImageRulesConfig = {
   qualities: ['standard', 'auto'],
   // BFL makes one image a task: `n` images are `n` tasks, at most four a request.
   max_n: 4,
@@ -18,7 +18,7 @@ const common = {
   styles: [],
   streaming: false,
   max_prompt_length: 10_000,
-} as const satisfies ImageRulesConfig;
+};
 
 /** FLUX1.1 [pro] and FLUX.1 [dev]: any size from 256 to 1440 a side in multiples of 32. */
 const fluxOneRules: ImageRulesConfig = {

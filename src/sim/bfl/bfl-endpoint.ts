@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { asRecord, readNumber, readString } from '../../json/json-value.js';
+import { readNumber, readString } from '../../json/json-value.js';
 import { drawPicture, type PictureFormat } from '../images/draw-picture.js';
 import { asksForRefusal } from '../images/refusal-directive.js';
 import { readJsonBody } from '../read-json-body.js';

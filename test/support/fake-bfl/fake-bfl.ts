@@ -45,8 +45,8 @@ export interface FakeBfl {
   /** The fake's clock (ms): delivery URLs expire by it. */
   now(): number;
   advanceClock(ms: number): void;
-  /** The next submit is refused with this status and body (402 out of credits, 429 too many active tasks). */
-  refuseNextSubmit(status: number, body: unknown): void;
+  /** The next `count` submits are refused with this status and body (402 out of credits, 429 too many active tasks). */
+  refuseSubmits(status: number, body: unknown, count: number): void;
   close(): Promise<void>;
 }
 
@@ -102,14 +102,15 @@ export async function startFakeBfl(options: { readonly key?: string } = {}): Pro
   const requests: BflRequest[] = [];
   const tasks = new Map<string, BflTask>();
   let clockOffset = 0;
-  let refusal: { status: number; body: unknown } | undefined;
+  let refusal: { status: number; body: unknown; left: number } | undefined;
   const now = (): number => Date.now() + clockOffset;
   let base = '';
 
   async function submit(model: string, text: string, response: ServerResponse): Promise<void> {
     if (refusal !== undefined) {
       const { status, body } = refusal;
-      refusal = undefined;
+      refusal.left -= 1;
+      if (refusal.left === 0) refusal = undefined;
       send(response, status, body);
       return;
     }
@@ -212,8 +213,8 @@ export async function startFakeBfl(options: { readonly key?: string } = {}): Pro
     advanceClock(ms) {
       clockOffset += ms;
     },
-    refuseNextSubmit(status, body) {
-      refusal = { status, body };
+    refuseSubmits(status, body, count) {
+      refusal = count > 0 ? { status, body, left: count } : undefined;
     },
     close: () =>
       new Promise<void>((resolve) => {
