@@ -85,7 +85,7 @@ async function runJob(candidate: ImageJobRoute, request: ImageGenerationRequest,
         fetched.push({
           ...image,
           ...(state.revisedPrompt === undefined ? {} : { revisedPrompt: state.revisedPrompt }),
-          // What the upstream billed covers the job; a job of several images splits it evenly.
+          // What the upstream billed is the job's: one image's where the job made one; else each is measured.
           ...(submitted.billedMegapixels === undefined || state.imageUrls.length > 1 ? {} : { billedMegapixels: submitted.billedMegapixels }),
         });
       }
