@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { LedgerEntry } from '../../src/metering/ledger-entry.js';
 import { sampleLifetimeMs, startFakeBfl, type FakeBfl } from '../support/fake-bfl/fake-bfl.js';
 import { startTestGateway, type TestGateway } from '../support/gateway-harness.js';
+import { insertLimitedKey } from '../support/limited-keys.js';
 
 /**
  * FLUX on Black Forest Labs' API behind the gateway, driven with the `openai` SDK: each image is a
@@ -120,6 +121,14 @@ describe('FLUX generations on BFL', () => {
     expect(await ledgerEntryOf(response.headers.get('x-request-id'))).toMatchObject({ images: 2, costNanoUsd: 80_000_000n });
   });
 
+  it('answers and bills the images of the tasks that succeeded when another of the same request failed', async () => {
+    const { data: answer, response } = await client.images.generate({ model: 'flux-pro-1.1', prompt: 'Boats [every-other-fails]', n: 2, size: '512x512' as '1024x1024' }).withResponse();
+    expect(submits()).toBe(2);
+    expect(answer.data).toHaveLength(1);
+    expect(await decoded(answer.data?.[0]?.b64_json)).toEqual({ format: 'png', width: 512, height: 512 });
+    expect(await ledgerEntryOf(response.headers.get('x-request-id'))).toMatchObject({ images: 1, costNanoUsd: 40_000_000n });
+  });
+
   it('bills FLUX.2 per megapixel on the megapixels BFL reports, exactly', async () => {
     const { data: answer, response } = await client.images.generate({ model: 'flux-2-pro', prompt: 'A map of the harbour', size: '1440x1024' as '1024x1024' }).withResponse();
     expect(await decoded(answer.data?.[0]?.b64_json)).toEqual({ format: 'png', width: 1440, height: 1024 });
@@ -231,6 +240,30 @@ describe('FLUX calls that deliver nothing cost nothing', () => {
       expect(entries.map((entry) => entry.costNanoUsd)).toEqual([0n]);
     } finally {
       await impatient.close();
+    }
+  });
+});
+
+describe('a budget on FLUX.2, priced per megapixel', () => {
+  it('reserves the largest image the request allows: refused before anything is sent when that does not fit', async () => {
+    const budgeted = await startTestGateway({
+      providers: { bfl: { type: 'bfl', base_url: bfl.url, api_key: bfl.key } },
+      images: { job_poll_interval_ms: 20 },
+      models: [{ id: 'flux-2-pro', output_modality: 'image', routes: [{ provider: 'bfl', model: 'flux-2-pro' }] }],
+    });
+    try {
+      // $0.05: a 1024×1024 image reserves $0.015 + 1.048576 × $0.015; no size reserves 4 MP, $0.07791456.
+      const { secret } = await insertLimitedKey(budgeted.services.storage, { budgetNanoUsd: 50_000_000n });
+      const keyed = new OpenAI({ baseURL: `${budgeted.url}/v1`, apiKey: secret, maxRetries: 0 });
+      const refused = await refusal(keyed.images.generate({ model: 'flux-2-pro', prompt: 'A harbour' }));
+      expect(refused.status).toBe(402);
+      expect(bfl.requests).toHaveLength(0);
+      const { data: answer, response } = await keyed.images.generate({ model: 'flux-2-pro', prompt: 'A harbour', size: '1024x1024' }).withResponse();
+      expect(await decoded(answer.data?.[0]?.b64_json)).toMatchObject({ width: 1024, height: 1024 });
+      // BFL reports 1.05 MP for 1,048,576 pixels: $0.015 + 1.05 × $0.015.
+      expect(response.headers.get('x-request-cost-usd')).toBe('0.03075');
+    } finally {
+      await budgeted.close();
     }
   });
 });

@@ -55,8 +55,12 @@ export const sampleLifetimeMs = 10 * 60 * 1000;
 
 const notAuthenticated = { detail: 'Not authenticated - Invalid Authentication' };
 
-/** `[request-moderated]`, `[content-moderated]`, `[error]` or `[never]` in a prompt choose how its task ends. */
-function outcomeOf(prompt: string): BflOutcome {
+/**
+ * `[request-moderated]`, `[content-moderated]`, `[error]` or `[never]` in a prompt choose how its
+ * task ends; `[every-other-fails]` makes every second such task end `Error`.
+ */
+function outcomeOf(prompt: string, alternating: () => number): BflOutcome {
+  if (prompt.includes('[every-other-fails]')) return alternating() % 2 === 0 ? 'Ready' : 'Error';
   if (prompt.includes('[request-moderated]')) return 'Request Moderated';
   if (prompt.includes('[content-moderated]')) return 'Content Moderated';
   if (prompt.includes('[error]')) return 'Error';
@@ -102,6 +106,7 @@ export async function startFakeBfl(options: { readonly key?: string } = {}): Pro
   const requests: BflRequest[] = [];
   const tasks = new Map<string, BflTask>();
   let clockOffset = 0;
+  let alternatingTasks = 0;
   let refusal: { status: number; body: unknown; left: number } | undefined;
   const now = (): number => Date.now() + clockOffset;
   let base = '';
@@ -134,7 +139,7 @@ export async function startFakeBfl(options: { readonly key?: string } = {}): Pro
     const id = randomUUID();
     const prompt = typeof body.prompt === 'string' ? body.prompt : '';
     const format = body.output_format === 'png' ? 'png' : 'jpeg';
-    tasks.set(id, { id, model, body, ...size, format, outcome: outcomeOf(prompt), polls: 0, deliveries: 0 });
+    tasks.set(id, { id, model, body, ...size, format, outcome: outcomeOf(prompt, () => alternatingTasks++), polls: 0, deliveries: 0 });
     const outputMegapixels = Math.round((size.width * size.height) / 10_000) / 100;
     send(response, 200, { id, polling_url: `${base}${regionalPath}/v1/get_result?id=${id}`, cost: Math.round(outputMegapixels * 300) / 100, input_mp: 0, output_mp: outputMegapixels });
   }
