@@ -81,7 +81,14 @@ async function runJob(candidate: ImageJobRoute, request: ImageGenerationRequest,
       if (state.imageUrls.length === 0) throw new GatewayError('upstream_invalid_response', 'The upstream finished the image job without any image.');
       const fetched: FetchedImage[] = [];
       for (const url of state.imageUrls) {
-        const image = await fetchJobImage(url, { upstream: route.target, adapter: candidate.adapter, signal: abort, timeoutMs: settings.timeoutMs, ...settings.jobs });
+        const image = await fetchJobImage(url, {
+          upstream: route.target,
+          adapter: candidate.adapter,
+          signal: abort,
+          timeoutMs: settings.timeoutMs,
+          maxBytes: settings.jobs.maxBytes,
+          privateAddresses: settings.jobs.privateAddresses,
+        });
         fetched.push({
           ...image,
           ...(state.revisedPrompt === undefined ? {} : { revisedPrompt: state.revisedPrompt }),
