@@ -5,7 +5,7 @@ import { databaseSchema } from './database-schema.js';
 import { routingSchema } from './routing-schema.js';
 import { builtinSimulatorUrl } from './default-config.js';
 
-export const providerTypes = ['openai', 'openai-compatible', 'anthropic', 'gemini', 'bedrock', 'vertex', 'azure'] as const;
+export const providerTypes = ['openai', 'openai-compatible', 'anthropic', 'gemini', 'bedrock', 'vertex', 'azure', 'bfl'] as const;
 
 /**
  * Checked at load: without its scheme (`api.example.com/v1`, `localhost:11434`) a URL would pass as
@@ -93,6 +93,7 @@ const kindFields: Readonly<Record<(typeof providerTypes)[number], readonly strin
   bedrock: ['region', 'access_key_id', 'secret_access_key', 'session_token'],
   vertex: ['project', 'location', 'credentials_file'],
   azure: ['api_version'],
+  bfl: [],
 };
 
 function cloudFieldOwners(field: string): string {
@@ -256,6 +257,19 @@ const videosSchema = z
     download_private_addresses: 'auto',
   });
 
+/** How image jobs (media vendors that answer an image request with a job) are followed while the client waits. */
+const imagesSchema = z
+  .object({
+    /** The wait before each poll of an upstream image job. */
+    job_poll_interval_ms: numeric(z.number().int().min(10)).default(500),
+    /** An image job not ready this long after its submit fails with a 504, free of charge. */
+    job_timeout_ms: numeric(z.number().int().min(100)).default(180_000),
+    /** The largest image fetched from a job's result URL; a larger one fails the call, free. */
+    download_max_bytes: numeric(z.number().int().positive()).default(64 * 1024 * 1024),
+  })
+  .strict()
+  .default({ job_poll_interval_ms: 500, job_timeout_ms: 180_000, download_max_bytes: 64 * 1024 * 1024 });
+
 /** The admin API's live view of new calls (`/admin/requests/stream`). */
 const adminSchema = z
   .object({
@@ -296,6 +310,7 @@ export const configSchema = z
     redis: redisSchema.optional(),
     content: contentSchema,
     videos: videosSchema,
+    images: imagesSchema,
     admin: adminSchema,
     metrics: z
       .object({
@@ -356,6 +371,7 @@ export type RouteConfig = z.infer<typeof routeSchema>;
 export type ContentConfig = z.infer<typeof contentSchema>;
 export type S3ContentConfig = z.infer<typeof s3ContentSchema>;
 export type VideosConfig = z.infer<typeof videosSchema>;
+export type ImagesConfig = z.infer<typeof imagesSchema>;
 export type RedisConfig = NonNullable<GatewayConfig['redis']>;
 export type FailMode = RedisConfig['limits_fail_mode'];
 export type LimitsConfig = GatewayConfig['limits'];

@@ -97,8 +97,17 @@ const priceEntrySchema = z
     cache_write_per_mtok: decimalUsd.optional(),
     cache_write_1h_per_mtok: decimalUsd.optional(),
     reasoning_per_mtok: decimalUsd.optional(),
-    /** `quality/size` → USD per image, e.g. `"low/1024x1024": "0.011"`. */
-    per_image: z.record(z.string().regex(/^[^/]+\/(\d+x\d+)$/, 'a tier quality/WIDTHxHEIGHT'), decimalUsd).optional(),
+    /**
+     * `quality/size` → USD per image, e.g. `"low/1024x1024": "0.011"`; the size `any` prices every
+     * size (`"standard/any": "0.04"`) for models that take any size within their limits.
+     */
+    per_image: z.record(z.string().regex(/^[^/]+\/(\d+x\d+|any)$/, 'a tier quality/WIDTHxHEIGHT or quality/any'), decimalUsd).optional(),
+    /**
+     * USD per megapixel (a million pixels) of each image delivered, as vendors that bill by output
+     * size do (FLUX.2): charged on the megapixels the upstream reports billing, else those measured.
+     * Charged on top of any `per_image` tier.
+     */
+    per_megapixel: decimalUsd.optional(),
     /** `mode/resolution/aspect_ratio` → USD per second, for scheduled video prices. */
     per_second: z.record(z.string().regex(/^[^/]+\/\d+p\/\d+:\d+$/, 'a variant mode/resolution/aspect_ratio'), decimalUsd).optional(),
     markup_percent: z.string().regex(/^\d+(\.\d{1,4})?$/, 'a percentage as a string, e.g. "10" or "12.5"').optional(),

@@ -37,6 +37,11 @@ export interface GeneratedImage {
   /** The image bytes, base64-encoded, as every upstream sends them. */
   readonly base64: string;
   readonly revisedPrompt?: string;
+  /** Measured from the bytes where the gateway fetched them itself (an image job's result URL). */
+  readonly width?: number;
+  readonly height?: number;
+  /** Megapixels the upstream says it billed for this image (BFL's `output_mp`), a decimal string. */
+  readonly billedMegapixels?: string;
 }
 
 /** What an upstream produced, with the tier it reports having made (what `auto` turned into). */
@@ -58,3 +63,23 @@ export type ImageStreamEvent =
   | { readonly type: 'partial-image'; readonly partialIndex: number; readonly base64: string }
   | { readonly type: 'image-completed'; readonly result: ImageGenerationResult }
   | { readonly type: 'error'; readonly error: IrError };
+
+/**
+ * An image job an upstream accepted. `pollUrl` is where the upstream says to ask about it, used as
+ * given: it may name another host of the same vendor (the cluster that holds the job).
+ */
+export interface SubmittedImageJob {
+  readonly upstreamJobId: string;
+  readonly pollUrl?: string;
+  /** Megapixels the upstream says the job's output bills for, when it says at submit (a decimal string). */
+  readonly billedMegapixels?: string;
+}
+
+/**
+ * What an upstream says about an image job when asked: still under way, or ready with the URLs of
+ * its images (fetched at once: vendors' result URLs expire within minutes). A failed or refused
+ * job is not a state: the adapter throws the client's error for it.
+ */
+export type UpstreamImageJobState =
+  | { readonly status: 'pending' }
+  | { readonly status: 'ready'; readonly imageUrls: readonly string[]; readonly revisedPrompt?: string };

@@ -7,12 +7,14 @@ import type {
   IrRequest,
   IrResponse,
   IrStreamEvent,
+  SubmittedImageJob,
   SubmittedVideoJob,
+  UpstreamImageJobState,
   UpstreamVideoState,
   VideoGenerationRequest,
 } from '../ir/index.js';
 
-export type ProviderKind = 'openai' | 'openai-compatible' | 'anthropic' | 'gemini' | 'bedrock' | 'vertex' | 'azure';
+export type ProviderKind = 'openai' | 'openai-compatible' | 'anthropic' | 'gemini' | 'bedrock' | 'vertex' | 'azure' | 'bfl';
 
 /** AWS Bedrock Runtime: the region, and a credential when the default chain is not used. */
 export interface BedrockSettings {
@@ -189,6 +191,33 @@ export interface ImageGeneration {
   createStreamDecoder?(request: ImageGenerationRequest): ImageStreamDecoder;
 }
 
+/**
+ * Images made as upstream jobs (media vendors: BFL, fal, Replicate): submitted, polled while the
+ * client waits, and fetched from the URLs the finished job names. The gateway makes the calls and
+ * fetches the images (without the provider's credential: result URLs are signed); the adapter only
+ * builds the calls and reads their answers.
+ */
+export interface ImageJobs {
+  /** `one`: a job makes one image, so `n` images are `n` jobs; `all`: one job makes the `n` asked. */
+  readonly imagesPerJob: 'one' | 'all';
+  buildSubmit(request: ImageGenerationRequest, target: UpstreamTarget): UpstreamCall;
+  decodeSubmit(body: unknown, target: UpstreamTarget): SubmittedImageJob;
+  buildPoll(job: SubmittedImageJob, target: UpstreamTarget): UpstreamCall;
+  /** The job's state; a failed or refused job throws the client's GatewayError (a refusal as a content-policy 400). */
+  decodePoll(body: unknown, job: SubmittedImageJob): UpstreamImageJobState;
+  /** Present where the upstream can stop a job the client no longer waits for. */
+  buildCancel?(job: SubmittedImageJob, target: UpstreamTarget): UpstreamCall;
+}
+
+/** The images capability of an upstream that answers with jobs rather than with the images. */
+export interface ImageJobGeneration {
+  readonly edits: boolean;
+  readonly jobs: ImageJobs;
+}
+
+/** Either form of the images capability: answered whole (or streamed), or made as jobs. */
+export type ImageCapability = ImageGeneration | ImageJobGeneration;
+
 /** One upstream HTTP call of any method, for the job-shaped APIs (videos) that need more than POST. */
 export interface UpstreamCall {
   readonly method: 'GET' | 'POST' | 'DELETE';
@@ -243,7 +272,7 @@ export interface ProviderAdapter {
   forgetAuthorization?(target: UpstreamTarget): void;
   readonly text?: TextGeneration;
   readonly tokenCounting?: TokenCounting;
-  readonly images?: ImageGeneration;
+  readonly images?: ImageCapability;
   readonly videos?: VideoGeneration;
 }
 

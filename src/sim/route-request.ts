@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { azureCall } from './azure-paths.js';
+import { loadBflEndpoint } from './bfl/load-bfl-endpoint.js';
 import { chatEndpoint } from './encode-chat.js';
 import { geminiEndpoint } from './encode-gemini.js';
 import { messagesEndpoint } from './encode-messages.js';
@@ -54,6 +55,9 @@ export async function routeRequest(request: IncomingMessage, response: ServerRes
     if (path.startsWith('/model/')) await cloud.handleBedrock(request, response, path, state);
     else await cloud.handleVertex(request, response, url, path, state);
     return;
+  }
+  if (url.pathname.startsWith('/bfl/')) {
+    if (await (await loadBflEndpoint()).handleBfl(method, url, request, response)) return;
   }
   if (videoPath.test(url.pathname)) {
     const media = await loadMediaEndpoints();

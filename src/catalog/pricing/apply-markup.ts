@@ -27,6 +27,7 @@ export function applyMarkup(entry: PriceEntry, percent: string | undefined): Pri
       : {
           image: {
             tiers: entry.image.tiers.map((tier) => ({ ...tier, perImage: withMarkup(tier.perImage, percent) })),
+            ...(entry.image.perMegapixel === undefined ? {} : { perMegapixel: withMarkup(entry.image.perMegapixel, percent) }),
             ...(entry.image.tokens === undefined ? {} : { tokens: markedTokens(entry.image.tokens, percent) }),
           },
         }),

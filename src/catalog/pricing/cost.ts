@@ -13,6 +13,8 @@ export interface ImagesDelivered {
 export interface BillableUsage {
   readonly tokens?: Usage;
   readonly images?: readonly ImagesDelivered[];
+  /** Pixels of images delivered, for a per-megapixel price (a megapixel is 10^6 of them). */
+  readonly imagePixels?: bigint;
   readonly video?: { readonly variant: VideoVariantKey; readonly seconds: number };
 }
 
@@ -44,6 +46,12 @@ export function costNanoUsd(price: PriceEntry | undefined, usage: BillableUsage)
     const tier = price.image?.tiers.find((candidate) => candidate.quality === delivered.quality && candidate.size === delivered.size);
     if (tier === undefined) throw new UnpricedUsageError(`no image price for quality ${delivered.quality} at ${delivered.size}`);
     atto += BigInt(delivered.count) * tier.perImage * attoPerPico;
+  }
+  if (usage.imagePixels !== undefined && usage.imagePixels > 0n) {
+    const perMegapixel = price.image?.perMegapixel;
+    if (perMegapixel === undefined) throw new UnpricedUsageError('no image price per megapixel');
+    // Pico-USD per 10^6 pixels is exactly atto-USD per pixel.
+    atto += usage.imagePixels * perMegapixel;
   }
   if (usage.video !== undefined && usage.video.seconds > 0) {
     const { variant, seconds } = usage.video;

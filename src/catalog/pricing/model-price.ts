@@ -31,6 +31,8 @@ export interface ImageTierPrice {
 
 export interface ImagePrices {
   readonly tiers: readonly ImageTierPrice[];
+  /** Pico-USD per megapixel (10^6 pixels) of output, where the model bills by size. */
+  readonly perMegapixel?: PicoUsd;
   /** Token charges on top of the per-image price, only where the model's price has them. */
   readonly tokens?: TokenPrices;
 }

@@ -10,7 +10,7 @@ function flat(rate: PicoUsd): TokenRate {
 
 /** Whether an entry names any rate of its own (otherwise it only dates or marks up the default price). */
 export function hasOwnRates(config: PriceEntryConfig): boolean {
-  return config.free === true || hasTokenRates(config) || config.per_image !== undefined || config.per_second !== undefined;
+  return config.free === true || hasTokenRates(config) || config.per_image !== undefined || config.per_megapixel !== undefined || config.per_second !== undefined;
 }
 
 function hasTokenRates(config: PriceEntryConfig): boolean {
@@ -61,7 +61,14 @@ export function priceEntryFromConfig(config: PriceEntryConfig, modality: 'text' 
   if (config.free === true) return freeEntry(effectiveFrom, modality);
   const tokens = tokenPrices(config);
   if (modality === 'image') {
-    return { effectiveFrom, image: { tiers: imageTiers(config.per_image ?? {}), ...(tokens === undefined ? {} : { tokens }) } };
+    return {
+      effectiveFrom,
+      image: {
+        tiers: imageTiers(config.per_image ?? {}),
+        ...(config.per_megapixel === undefined ? {} : { perMegapixel: parseUsdToPico(config.per_megapixel) }),
+        ...(tokens === undefined ? {} : { tokens }),
+      },
+    };
   }
   if (modality === 'video') return { effectiveFrom, video: { variants: videoVariants(config.per_second ?? {}) } };
   return { effectiveFrom, ...(tokens === undefined ? {} : { text: tokens }) };

@@ -42,6 +42,7 @@ function longContextTiers(prices: TokenPrices): Record<string, string | number>[
 export function publishedImagePrices(prices: ImagePrices): Record<string, unknown> {
   return {
     tiers: prices.tiers.map((tier) => ({ quality: tier.quality, size: tier.size, usd_per_image: formatPicoUsd(tier.perImage) })),
+    ...(prices.perMegapixel === undefined ? {} : { usd_per_megapixel: formatPicoUsd(prices.perMegapixel) }),
     ...(prices.tokens === undefined ? {} : { tokens: publishedTokenPrices(prices.tokens) }),
   };
 }

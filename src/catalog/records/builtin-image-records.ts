@@ -1,5 +1,6 @@
 import type { ImageRulesConfig, PriceEntryConfig } from '../../config/model-record-schema.js';
 import { builtinBedrockImageRecords } from './builtin-bedrock-image-records.js';
+import { builtinFluxImageRecords } from './builtin-flux-image-records.js';
 
 /** A well-known image model: its rules and list prices (where the gateway knows them), in the config's own shape. */
 export interface BuiltinImageRecord {
@@ -93,4 +94,5 @@ export const builtinImageRecords: Readonly<Record<string, BuiltinImageRecord>> =
   'imagen-4.0-ultra-generate-001': { ownedBy: 'google', image: { ...imagenRules, max_n: 1 }, price: flatTiers('2025-08-14', imagenSizes, '0.06') },
   'gemini-2.5-flash-image': { ownedBy: 'google', image: geminiImageRules, price: flatTiers('2025-10-02', geminiImageSizes, '0.039') },
   ...builtinBedrockImageRecords,
+  ...builtinFluxImageRecords,
 };

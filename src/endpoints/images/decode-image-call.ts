@@ -6,6 +6,8 @@ import type { ImageGenerationRequest } from '../../ir/image-generation.js';
 import type { ApiKeyRecord } from '../../keys/api-key.js';
 import { isModelAllowed } from '../../keys/key-scope.js';
 import { checkImageRules } from '../../media/images/check-image-rules.js';
+import type { ImageAsked } from '../../media/images/image-charge.js';
+import { worstImagePixels } from '../../media/images/worst-image-pixels.js';
 import type { ClientImageRequest } from '../../media/images/client-image-request.js';
 import { mapLegacyRequest } from '../../media/images/map-legacy-request.js';
 import type { ImageRules } from '../../catalog/records/image-model-record.js';
@@ -19,7 +21,8 @@ export interface DecodedImageCall {
   /** The client's request, mapped from a legacy model's terms to the serving model's. */
   readonly request: ClientImageRequest;
   readonly neutral: ImageGenerationRequest;
-  readonly tierAsked: { quality?: string; size?: string };
+  /** The tier asked, and the most pixels an image of it may have (for prices per megapixel). */
+  readonly tierAsked: ImageAsked;
   readonly price: PriceEntry | undefined;
 }
 
@@ -37,7 +40,11 @@ export function decodeImageCall(call: MeteredCall, asked: ClientImageRequest, ed
   const request = legacy === undefined ? asked : mapLegacyRequest(asked, legacy, rules);
   checkImageRules(request, rules, model.id, editing);
   assertStreamableFormat(asked);
-  const tierAsked = { ...(request.quality === undefined ? {} : { quality: request.quality }), ...(request.size === undefined ? {} : { size: request.size }) };
+  const tierAsked: ImageAsked = {
+    ...(request.quality === undefined ? {} : { quality: request.quality }),
+    ...(request.size === undefined ? {} : { size: request.size }),
+    worstPixels: worstImagePixels(rules, request.size),
+  };
   return { model, rules, request, neutral: neutralRequest(request), tierAsked, price: priceAt(model.prices, new Date(call.startedAt)) };
 }
 

@@ -110,6 +110,12 @@ function imageCallSettings(call: MeteredCall, modelId: string): ImageCallSetting
     usageWaitMs: routing.usage_wait_after_disconnect_ms,
     signal: call.abortScope(),
     caps: services.upstreamCaps,
+    jobs: {
+      pollIntervalMs: services.config.images.job_poll_interval_ms,
+      timeoutMs: services.config.images.job_timeout_ms,
+      maxBytes: services.config.images.download_max_bytes,
+      privateAddresses: services.config.videos.download_private_addresses,
+    },
     onFailure: (report: AttemptReport) => {
       services.metrics.observeUpstreamError(report.route.target.providerName, modelId, report.error.code);
       services.logger.warn({ requestId, provider: report.route.target.providerName, attempt: report.attempt, code: report.error.code }, 'upstream image attempt failed');

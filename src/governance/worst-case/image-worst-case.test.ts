@@ -49,4 +49,12 @@ describe('the worst case of an image call', () => {
   it('is nothing for a model without a price', () => {
     expect(worstImageCostNanoUsd(undefined, { quality: 'high' }, 4, 1_000)).toBe(0n);
   });
+
+  it('reserves n of the largest images the request allows where the price is per megapixel', () => {
+    const sized: PriceEntry = { effectiveFrom: '2026-01-01', image: { tiers: [{ quality: 'standard', size: 'any', perImage: parseUsdToPico('0.015') }], perMegapixel: parseUsdToPico('0.015') } };
+    // 2 × ($0.015 + 4.194304 MP × $0.015).
+    expect(worstImageCostNanoUsd(sized, { worstPixels: 4_194_304n }, 2, 10)).toBe(2n * (15_000_000n + 62_914_560n));
+    const charged = imageCharge(sized, { images: [{ base64: 'AA==', width: 2048, height: 2048 }, { base64: 'AA==', width: 2048, height: 2048 }] }, { worstPixels: 4_194_304n });
+    expect(charged.costNanoUsd).toBe(worstImageCostNanoUsd(sized, { worstPixels: 4_194_304n }, 2, 10));
+  });
 });

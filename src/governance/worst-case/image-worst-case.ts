@@ -8,16 +8,19 @@ const worstTokensPerImage = 8_192;
 
 /**
  * The most an image call can cost before it is made (docs/api.md, "Budgets"): `n` images at the
- * dearest tier that fits what was asked (`auto` fits every tier), plus, where the price has token
+ * dearest tier that fits what was asked (`auto` fits every tier), plus `n` of the largest images
+ * the request allows where the price is per megapixel, plus, where the price has token
  * rates, the prompt's bytes as input tokens and `worstTokensPerImage` per image as output.
  */
-export function worstImageCostNanoUsd(price: PriceEntry | undefined, asked: { quality?: string; size?: string }, n: number, promptBytes: number): bigint {
+export function worstImageCostNanoUsd(price: PriceEntry | undefined, asked: { quality?: string; size?: string; worstPixels?: bigint }, n: number, promptBytes: number): bigint {
   const tiers = price?.image?.tiers ?? [];
   let cost = 0n;
   if (tiers.length > 0) {
     const { tier } = imageTierToBill(price, concreteTier(asked.quality), concreteTier(asked.size));
     cost += costNanoUsd(price, { images: [{ ...tier, count: n }] });
   }
+  // Priced per megapixel: every image at the most pixels the request allows.
+  if (price?.image?.perMegapixel !== undefined && asked.worstPixels !== undefined) cost += costNanoUsd(price, { imagePixels: asked.worstPixels * BigInt(n) });
   const tokens = price?.image?.tokens;
   if (tokens !== undefined) cost += tokensWorstNanoUsd(tokens, promptBytes, worstTokensPerImage * n);
   return cost;

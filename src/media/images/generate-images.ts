@@ -10,6 +10,7 @@ import { parseUpstreamJson } from '../../upstream/parse-upstream-json.js';
 import { flattenHeaders, readBodyText, upstreamTransportError } from '../../upstream/upstream-client.js';
 import { sendAuthorized } from '../../upstream/send-authorized.js';
 import { imageRoutes, type ImageRoute } from './image-routes.js';
+import { generateByJobs, type ImageJobSettings } from './generate-by-jobs.js';
 
 export interface ImageCallSettings {
   readonly fallback: FallbackPolicy;
@@ -20,6 +21,8 @@ export interface ImageCallSettings {
   readonly onFailure: (report: AttemptReport) => void;
   /** Concurrency caps of the upstreams: a whole answer holds its slot until it is read, a stream until it ends. */
   readonly caps: UpstreamCaps;
+  /** How upstreams that answer with jobs are polled while the client waits. */
+  readonly jobs: ImageJobSettings;
 }
 
 export interface GeneratedImages {
@@ -30,6 +33,7 @@ export interface GeneratedImages {
 /** One attempt on one route, the answer read whole; a failure throws, for the fallback to judge. */
 export async function generateOnRoute(candidate: ImageRoute, request: ImageGenerationRequest, settings: ImageCallSettings): Promise<ImageGenerationResult> {
   const { adapter, images, route } = candidate;
+  if ('jobs' in images) return generateByJobs({ adapter, jobs: images.jobs, route }, request, settings);
   const call = images.buildRequest(request, route.target);
   const abort = settings.signal.child();
   const response = await sendAuthorized(adapter, route.target, { ...call, signal: abort, timeoutMs: route.timeoutMs ?? settings.timeoutMs });

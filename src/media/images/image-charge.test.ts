@@ -60,4 +60,17 @@ describe('what an image call costs', () => {
   it('costs nothing for a model without a price', () => {
     expect(imageCharge(undefined, { images: images(2) }, { quality: 'low', size: '1024x1024' }).costNanoUsd).toBe(0n);
   });
+
+  it('bills a price per megapixel on the megapixels the upstream billed, else those measured, exactly', () => {
+    const sized: PriceEntry = { effectiveFrom: '2026-01-01', image: { tiers: [{ quality: 'standard', size: 'any', perImage: parseUsdToPico('0.015') }], perMegapixel: parseUsdToPico('0.015') } };
+    // 1.47 MP reported: $0.015 + 1.47 × $0.015.
+    expect(imageCharge(sized, { images: [{ base64: 'AA==', width: 1440, height: 1024, billedMegapixels: '1.47' }] }, {})).toMatchObject({ costNanoUsd: 37_050_000n, tierAssumed: false });
+    // 1440 × 1024 = 1,474,560 pixels measured: $0.015 + 1.47456 × $0.015 = $0.0371184.
+    expect(imageCharge(sized, { images: [{ base64: 'AA==', width: 1440, height: 1024 }] }, {}).costNanoUsd).toBe(37_118_400n);
+    // Nothing measured: the size reported, else asked, else the most the request allowed.
+    const perMegapixelOnly: PriceEntry = { effectiveFrom: '2026-01-01', image: { tiers: [], perMegapixel: parseUsdToPico('0.05') } };
+    expect(imageCharge(perMegapixelOnly, { images: images(2), size: '1000x1000' }, {}).costNanoUsd).toBe(100_000_000n);
+    expect(imageCharge(perMegapixelOnly, { images: images(1) }, { size: '2000x1000' }).costNanoUsd).toBe(100_000_000n);
+    expect(imageCharge(perMegapixelOnly, { images: images(1) }, { worstPixels: 4_000_000n }).costNanoUsd).toBe(200_000_000n);
+  });
 });

@@ -1,7 +1,8 @@
 import { costNanoUsd } from '../../catalog/pricing/cost.js';
+import { megapixelsToPixels, sizePixels } from '../../catalog/pricing/image-pixels.js';
 import { concreteTier, imageTierToBill } from '../../catalog/pricing/image-tier-to-bill.js';
 import type { PriceEntry } from '../../catalog/pricing/model-price.js';
-import type { ImageGenerationResult } from '../../ir/image-generation.js';
+import type { GeneratedImage, ImageGenerationResult } from '../../ir/image-generation.js';
 
 export interface ImageCharge {
   /** The tier billed: what the upstream reports it made, else what was asked. */
@@ -13,14 +14,42 @@ export interface ImageCharge {
   readonly tierAssumed: boolean;
 }
 
+/** What was asked of a call, for billing what the upstream did not report. */
+export interface ImageAsked {
+  readonly quality?: string;
+  readonly size?: string;
+  /** The most pixels one image of the request may have (the model's limit): billed when nothing says how large an image was. */
+  readonly worstPixels?: bigint;
+}
+
 /**
- * What a call that returned images costs at the price in force: per image at its tier, plus tokens
- * where the price has them. The upstream's report of the tier wins (it says what `auto` became);
- * then the request.
+ * What a call that returned images costs at the price in force: per image at its tier, per
+ * megapixel of each image where the price has that rate, plus tokens where it has them. The
+ * upstream's report wins (the tier `auto` became, the megapixels it billed); then what the gateway
+ * measured of the image; then the request.
  */
-export function imageCharge(price: PriceEntry | undefined, result: ImageGenerationResult, asked: { quality?: string; size?: string }): ImageCharge {
+export function imageCharge(price: PriceEntry | undefined, result: ImageGenerationResult, asked: ImageAsked): ImageCharge {
   const count = result.images.length;
   const { tier, assumed } = imageTierToBill(price, concreteTier(result.quality) ?? concreteTier(asked.quality), concreteTier(result.size) ?? concreteTier(asked.size));
-  const cost = costNanoUsd(price, { ...(result.usage === undefined ? {} : { tokens: result.usage }), images: price?.image === undefined ? [] : [{ ...tier, count }] });
+  const perMegapixel = price?.image?.perMegapixel;
+  // A model billed by size alone has no tiers: its images are not billed per image as well.
+  const perImage = price?.image !== undefined && (price.image.tiers.length > 0 || perMegapixel === undefined);
+  const cost = costNanoUsd(price, {
+    ...(result.usage === undefined ? {} : { tokens: result.usage }),
+    images: perImage ? [{ ...tier, count }] : [],
+    ...(perMegapixel === undefined ? {} : { imagePixels: deliveredPixels(result, asked) }),
+  });
   return { quality: tier.quality, size: tier.size, count, costNanoUsd: cost, tierAssumed: assumed };
+}
+
+/** The pixels of every image delivered, each by the best account of it there is. */
+function deliveredPixels(result: ImageGenerationResult, asked: ImageAsked): bigint {
+  return result.images.reduce((total, image) => total + imagePixels(image, result, asked), 0n);
+}
+
+function imagePixels(image: GeneratedImage, result: ImageGenerationResult, asked: ImageAsked): bigint {
+  const billed = image.billedMegapixels === undefined ? undefined : megapixelsToPixels(image.billedMegapixels);
+  if (billed !== undefined) return billed;
+  if (image.width !== undefined && image.height !== undefined) return BigInt(image.width) * BigInt(image.height);
+  return sizePixels(result.size) ?? sizePixels(asked.size) ?? asked.worstPixels ?? 0n;
 }

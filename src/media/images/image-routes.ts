@@ -1,13 +1,14 @@
 import type { CatalogModel, CatalogRoute } from '../../catalog/model-catalog.js';
 import { GatewayError } from '../../errors/gateway-error.js';
-import type { ImageGeneration, ProviderAdapter } from '../../providers/provider-adapter.js';
+import type { ImageCapability, ProviderAdapter } from '../../providers/provider-adapter.js';
 import { adapterFor } from '../../providers/registry.js';
 
 /** A route of an image model with the upstream capability that serves it. */
 export interface ImageRoute {
   readonly route: CatalogRoute;
   readonly adapter: ProviderAdapter;
-  readonly images: ImageGeneration;
+  /** Answered whole (or streamed), or made as jobs the gateway polls (`jobs`). */
+  readonly images: ImageCapability;
 }
 
 /**

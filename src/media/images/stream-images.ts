@@ -4,7 +4,7 @@ import { StreamedCallScope } from '../../call/streamed-call-scope.js';
 import { GatewayError } from '../../errors/gateway-error.js';
 import type { ImageGenerationRequest, ImageGenerationResult } from '../../ir/image-generation.js';
 import { decodeUpstreamError } from '../../providers/decode-upstream-error.js';
-import type { ImageStreamDecoder } from '../../providers/provider-adapter.js';
+import type { ImageGeneration, ImageStreamDecoder } from '../../providers/provider-adapter.js';
 import { inUpstreamSlot } from '../../routing/in-upstream-slot.js';
 import { runWithFallback } from '../../routing/run-with-fallback.js';
 import { parseUpstreamJson } from '../../upstream/parse-upstream-json.js';
@@ -45,8 +45,8 @@ async function synthesizedStream(result: ImageGenerationResult, call: StreamCall
 }
 
 /** The upstream's own stream, relayed as it is: the client asked for the same events. */
-async function relayedStream(candidate: ImageRoute, decoder: ImageStreamDecoder, call: StreamCall): Promise<Omit<StreamedImages, 'route'>> {
-  const { adapter, images, route } = candidate;
+async function relayedStream(candidate: ImageRoute, images: ImageGeneration, decoder: ImageStreamDecoder, call: StreamCall): Promise<Omit<StreamedImages, 'route'>> {
+  const { adapter, route } = candidate;
   const tally = createCompletedImagesTally(decoder);
   const scope = new StreamedCallScope(call.settings.signal, call.settings.usageWaitMs, () => tally.awaitingCompletion());
   const abort = scope.upstream;
@@ -97,8 +97,10 @@ export async function streamImages(model: CatalogModel, request: ImageGeneration
         route,
         async () => {
           const candidate = byRoute.get(route) as ImageRoute;
-          const decoder = request.partialImages > 0 ? candidate.images.createStreamDecoder?.(request) : undefined;
-          if (decoder !== undefined) return { route, ...(await relayedStream(candidate, decoder, call)) };
+          const { images } = candidate;
+          // An upstream that answers with jobs has no stream of its own: its images are played out.
+          const decoder = request.partialImages > 0 && !('jobs' in images) ? images.createStreamDecoder?.(request) : undefined;
+          if (decoder !== undefined && !('jobs' in images)) return { route, ...(await relayedStream(candidate, images, decoder, call)) };
           // Asked whole: an upstream told `partial_images` would answer with a stream nobody reads.
           const result = await generateOnRoute(candidate, { ...request, partialImages: 0 }, settings);
           return { route, ...(await synthesizedStream(result, call)) };

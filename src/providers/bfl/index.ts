@@ -1,0 +1,1 @@
+export { bflAdapter } from './bfl-adapter.js';
