@@ -12,7 +12,7 @@ import type {
   VideoGenerationRequest,
 } from '../ir/index.js';
 
-export type ProviderKind = 'openai' | 'openai-compatible' | 'anthropic' | 'gemini' | 'bedrock' | 'vertex' | 'azure';
+export type ProviderKind = 'openai' | 'openai-compatible' | 'anthropic' | 'gemini' | 'bedrock' | 'vertex' | 'azure' | 'runway';
 
 /** AWS Bedrock Runtime: the region, and a credential when the default chain is not used. */
 export interface BedrockSettings {
@@ -213,6 +213,13 @@ export interface VideoGeneration {
   buildCancel?(upstreamJobId: string, target: UpstreamTarget): UpstreamCall;
   /** Present where the upstream remixes a finished video; its answer is read with `decodeSubmit`. */
   buildRemix?(upstreamJobId: string, prompt: string, target: UpstreamTarget): UpstreamCall;
+  /**
+   * True where content URLs are signed links on another host (Runway's CDN) that need no
+   * credential: they are fetched without the provider's headers or authorization, so its key
+   * never reaches that host. Absent, the content URL's own origin gets them (Vertex's Cloud
+   * Storage reads need the same token).
+   */
+  readonly signedContentUrls?: boolean;
 }
 
 /**

@@ -10,6 +10,7 @@ import type { GenerationRoute, SimulatorState } from './handle-generation.js';
 import { handleGeneration } from './handle-generation.js';
 import { asksForImageOutput } from './images/asks-for-image-output.js';
 import { loadMediaEndpoints } from './load-media-endpoints.js';
+import { loadRunwayEndpoints } from './load-runway-endpoints.js';
 import { inputTokensFor } from './plan-reply.js';
 import { readJsonBody } from './read-json-body.js';
 import { sendJson } from './send-json.js';
@@ -19,6 +20,8 @@ export const simModelIds = ['sim-model', 'gpt-sim', 'claude-sim', 'gemini-sim'] 
 
 const geminiPath = /^\/(?:v1beta|v1)\/models\/([^/:]+):(generateContent|streamGenerateContent)$/;
 const imagenPath = /^\/(?:v1beta|v1)\/models\/([^/:]+):predict$/;
+/** Runway's task API and the simulator's stand-in for its output host. */
+const runwayPath = /^\/v1\/(?:text_to_video|image_to_video|tasks\/)|^\/sim-runway-output\//;
 /** Every path the video endpoints may answer (OpenAI's jobs, Veo's operations and downloads), and a few they decline. */
 const videoPath = /^\/v1\/videos(?:\/|$)|^\/v1beta\/(?:models\/[^/]+(?::predictLongRunning$|\/operations\/)|files\/)|^\/sim-storage\//;
 
@@ -46,6 +49,7 @@ export async function routeRequest(request: IncomingMessage, response: ServerRes
     });
     return;
   }
+  if (runwayPath.test(url.pathname) && (await (await loadRunwayEndpoints()).handleRunway(method, url, request, response))) return;
   if (videoPath.test(url.pathname)) {
     const media = await loadMediaEndpoints();
     if ((await media.handleOpenAiVideos(method, url, request, response)) || (await media.handleVeo(method, url, request, response))) return;
