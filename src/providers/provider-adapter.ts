@@ -10,6 +10,7 @@ import type {
   SubmittedVideoJob,
   UpstreamVideoState,
   VideoGenerationRequest,
+  VideoMode,
 } from '../ir/index.js';
 
 export type ProviderKind = 'openai' | 'openai-compatible' | 'anthropic' | 'gemini' | 'bedrock' | 'vertex' | 'azure' | 'runway';
@@ -195,6 +196,14 @@ export interface UpstreamCall {
   readonly body?: string | Buffer;
 }
 
+/** A variant a model sells, as an upstream is asked whether it can make it. */
+export interface VideoVariantAsked {
+  readonly mode: VideoMode;
+  /** `WxH`. */
+  readonly size: string;
+  readonly seconds: readonly number[];
+}
+
 /**
  * Running video jobs upstream: submit, poll until done, and say where the content is. The gateway
  * keeps the job and makes the calls; the adapter only builds them and reads their answers.
@@ -220,6 +229,12 @@ export interface VideoGeneration {
    * Storage reads need the same token).
    */
   readonly signedContentUrls?: boolean;
+  /**
+   * Why this upstream cannot make a variant (a size or length its model does not take), or
+   * undefined. Asked of every variant of a model routed here when the config is loaded, so a model
+   * never sells what its route cannot make; absent where the upstream's own answer is the judge.
+   */
+  checkVariant?(variant: VideoVariantAsked, target: UpstreamTarget): string | undefined;
 }
 
 /**

@@ -175,6 +175,20 @@ describe('what a Runway model does not take', () => {
   });
 });
 
+describe('a Runway model configured with variants Runway does not make', () => {
+  it('is refused at start, naming the variant and what the model makes', async () => {
+    const square = { mode: 'text-to-video', resolution: '720p', aspect_ratio: '1:1', size: '960x960', seconds: [5], usd_per_second: '0.12' };
+    const config = (variants: readonly Record<string, unknown>[]): Record<string, unknown> => ({
+      providers: runwayProvider(runway),
+      models: [{ id: 'square-clips', output_modality: 'video', routes: [{ provider: 'runway', model: 'gen4.5' }], video: { variants } }],
+    });
+    await expect(startTestGateway(config([square]))).rejects.toThrow(/models\[0\]\.video\.variants\[0\]: Runway's gen4\.5 makes text-to-video at 1280x720, 720x1280, not 960x960/);
+    const long = { mode: 'image-to-video', resolution: '720p', aspect_ratio: '16:9', size: '1280x720', seconds: [5, 12], usd_per_second: '0.12' };
+    await expect(startTestGateway(config([{ ...square, mode: 'image-to-video' }, long]))).rejects.toThrow(/models\[0\]\.video\.variants\[1\]: .*not 12/);
+    expect(runway.calls).toHaveLength(0);
+  });
+});
+
 describe('a Runway job that does not deliver', () => {
   it("fails with Runway's moderation reason and costs nothing", async () => {
     runway.plan({ kind: 'fail', failure: 'Your prompt did not pass our content moderation.', failureCode: 'SAFETY.INPUT.TEXT' });

@@ -63,6 +63,17 @@ describe('Runway video tasks', () => {
     expect(videos.buildCancel?.('t-1', target)).toEqual({ method: 'DELETE', url: 'https://api.dev.runwayml.com/v1/tasks/t-1', headers: { authorization: 'Bearer key_abc', 'x-runway-version': '2024-11-06' } });
   });
 
+  it("says which variants Runway's models cannot make, and leaves a model it does not know to Runway", () => {
+    const check = videos.checkVariant!;
+    expect(check({ mode: 'text-to-video', size: '1280x720', seconds: [2, 10] }, target)).toBeUndefined();
+    expect(check({ mode: 'text-to-video', size: '960x960', seconds: [5] }, target)).toContain('not 960x960');
+    expect(check({ mode: 'image-to-video', size: '960x960', seconds: [5] }, target)).toBeUndefined();
+    expect(check({ mode: 'image-to-video', size: '1280x720', seconds: [1] }, target)).toContain('not 1');
+    expect(check({ mode: 'text-to-video', size: '1280x720', seconds: [5] }, { ...target, model: 'gen4_turbo' })).toContain('no text-to-video');
+    expect(check({ mode: 'text-to-video', size: '1920x1080', seconds: [5] }, { ...target, model: 'veo3.1' })).toContain('not 5');
+    expect(check({ mode: 'text-to-video', size: '640x640', seconds: [7] }, { ...target, model: 'some-new-model' })).toBeUndefined();
+  });
+
   it("keeps a Runway error's status class and its readable text", () => {
     const error = runwayAdapter.decodeError(400, JSON.stringify({ error: 'Invalid ratio.' }), {});
     expect(error).toMatchObject({ code: 'upstream_client_error', status: 400, message: 'Runway upstream error: Invalid ratio.' });

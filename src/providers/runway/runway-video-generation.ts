@@ -1,5 +1,6 @@
 import type { UpstreamTarget, VideoGeneration } from '../provider-adapter.js';
 import { buildRunwaySubmit } from './build-runway-submit.js';
+import { checkRunwayVariant } from './check-runway-variant.js';
 import { decodeRunwaySubmit, decodeRunwayTask } from './decode-runway-task.js';
 import { runwayBodilessHeaders, runwayUrl } from './runway-headers.js';
 
@@ -20,4 +21,5 @@ export const runwayVideoGeneration: VideoGeneration = {
   buildCancel: (taskId, target) => ({ method: 'DELETE', url: taskUrl(taskId, target), headers: runwayBodilessHeaders(target) }),
   // Outputs are CloudFront links signed with their own token: Runway's key has no business there.
   signedContentUrls: true,
+  checkVariant: checkRunwayVariant,
 };
