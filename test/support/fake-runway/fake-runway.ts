@@ -50,6 +50,8 @@ export interface FakeRunwayOptions {
   readonly outputTtlMs?: number;
   /** What a task shows at its first polls, before its outcome. */
   readonly steps?: readonly RunwayStep[];
+  /** The fake's clock (epoch milliseconds), which output links expire by; `advance` moves it on. */
+  readonly now?: () => number;
 }
 
 export interface FakeRunway {
@@ -120,7 +122,8 @@ export async function startFakeRunway(options: FakeRunwayOptions = {}): Promise<
   const tasks = new Map<string, FakeRunwayTask>();
   const planned: RunwayOutcome[] = [];
   let offsetMs = 0;
-  const now = (): number => Date.now() + offsetMs;
+  const clock = options.now ?? Date.now;
+  const now = (): number => clock() + offsetMs;
 
   const output = createServer((request, response) => {
     void serveOutput(request, response);
