@@ -5,7 +5,7 @@
  * (a few KB a size), and writes each size as a TypeScript module under src/sim/videos/encoded/ (parameter sets and length-prefixed pictures,
  * base64). At run time the simulator only muxes these into MP4s, so it needs no ffmpeg.
  *
- *   node scripts/encode-sim-video-frames.mjs     # needs ffmpeg; rewrites the modules
+ *   node scripts/encode-sim-video-frames.mjs [WxH …]    # needs ffmpeg; rewrites the modules (all, or those named)
  */
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -13,7 +13,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const sizes = ['1280x720', '720x1280', '1920x1080', '1080x1920', '1792x1024', '1024x1792'];
+const allSizes = ['1280x720', '720x1280', '1920x1080', '1080x1920', '1792x1024', '1024x1792', '1104x832', '832x1104', '960x960', '1584x672'];
+// Sizes named on the command line are encoded alone, so adding one leaves the others' modules as they are.
+const sizes = process.argv.length > 2 ? process.argv.slice(2) : allSizes;
 const framesPerSecond = 12;
 
 /** NAL units of an Annex B stream (split on 00 00 01 / 00 00 00 01 start codes). */

@@ -5,7 +5,7 @@ import { databaseSchema } from './database-schema.js';
 import { routingSchema } from './routing-schema.js';
 import { builtinSimulatorUrl } from './default-config.js';
 
-export const providerTypes = ['openai', 'openai-compatible', 'anthropic', 'gemini', 'bedrock', 'vertex', 'azure', 'bfl'] as const;
+export const providerTypes = ['openai', 'openai-compatible', 'anthropic', 'gemini', 'bedrock', 'vertex', 'azure', 'bfl', 'runway'] as const;
 
 /**
  * Checked at load: without its scheme (`api.example.com/v1`, `localhost:11434`) a URL would pass as
@@ -94,6 +94,7 @@ const kindFields: Readonly<Record<(typeof providerTypes)[number], readonly strin
   vertex: ['project', 'location', 'credentials_file'],
   azure: ['api_version'],
   bfl: [],
+  runway: [],
 };
 
 function cloudFieldOwners(field: string): string {

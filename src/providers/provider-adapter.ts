@@ -12,9 +12,10 @@ import type {
   UpstreamImageJobState,
   UpstreamVideoState,
   VideoGenerationRequest,
+  VideoMode,
 } from '../ir/index.js';
 
-export type ProviderKind = 'openai' | 'openai-compatible' | 'anthropic' | 'gemini' | 'bedrock' | 'vertex' | 'azure' | 'bfl';
+export type ProviderKind = 'openai' | 'openai-compatible' | 'anthropic' | 'gemini' | 'bedrock' | 'vertex' | 'azure' | 'bfl' | 'runway';
 
 /** AWS Bedrock Runtime: the region, and a credential when the default chain is not used. */
 export interface BedrockSettings {
@@ -226,6 +227,14 @@ export interface UpstreamCall {
   readonly body?: string | Buffer;
 }
 
+/** A variant a model sells, as an upstream is asked whether it can make it. */
+export interface VideoVariantAsked {
+  readonly mode: VideoMode;
+  /** `WxH`. */
+  readonly size: string;
+  readonly seconds: readonly number[];
+}
+
 /**
  * Running video jobs upstream: submit, poll until done, and say where the content is. The gateway
  * keeps the job and makes the calls; the adapter only builds them and reads their answers.
@@ -244,6 +253,19 @@ export interface VideoGeneration {
   buildCancel?(upstreamJobId: string, target: UpstreamTarget): UpstreamCall;
   /** Present where the upstream remixes a finished video; its answer is read with `decodeSubmit`. */
   buildRemix?(upstreamJobId: string, prompt: string, target: UpstreamTarget): UpstreamCall;
+  /**
+   * True where content URLs are signed links on another host (Runway's CDN) that need no
+   * credential: they are fetched without the provider's headers or authorization, so its key
+   * never reaches that host. Absent, the content URL's own origin gets them (Vertex's Cloud
+   * Storage reads need the same token).
+   */
+  readonly signedContentUrls?: boolean;
+  /**
+   * Why this upstream cannot make a variant (a size or length its model does not take), or
+   * undefined. Asked of every variant of a model routed here when the config is loaded, so a model
+   * never sells what its route cannot make; absent where the upstream's own answer is the judge.
+   */
+  checkVariant?(variant: VideoVariantAsked, target: UpstreamTarget): string | undefined;
 }
 
 /**

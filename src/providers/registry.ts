@@ -5,6 +5,7 @@ import { bflAdapter } from './bfl/index.js';
 import { geminiAdapter } from './gemini/index.js';
 import { createAzureAdapter, createOpenAIChatAdapter, openAIResponsesAdapter } from './openai/index.js';
 import type { ProviderAdapter, ProviderKind, UpstreamTarget } from './provider-adapter.js';
+import { runwayAdapter } from './runway/index.js';
 import { vertexAdapterFor } from './vertex/index.js';
 
 /** The same adapter, passing through more client formats because the upstream serves them too. */
@@ -41,6 +42,7 @@ const adaptersByKind: Readonly<Record<ProviderKind, ProviderAdapter>> = {
   // Gemini's, for what every Vertex provider shares; each call's adapter is chosen by its model.
   vertex: vertexAdapterFor({ model: '' }),
   bfl: bflAdapter,
+  runway: runwayAdapter,
 };
 
 /** The adapter for a kind of upstream, for what every upstream of that kind shares (its API root). */

@@ -12,6 +12,7 @@ import { handleGeneration } from './handle-generation.js';
 import { asksForImageOutput } from './images/asks-for-image-output.js';
 import { loadCloudEndpoints } from './load-cloud-endpoints.js';
 import { loadMediaEndpoints } from './load-media-endpoints.js';
+import { loadRunwayEndpoints } from './load-runway-endpoints.js';
 import { inputTokensFor } from './plan-reply.js';
 import { readJsonBody } from './read-json-body.js';
 import { sendJson } from './send-json.js';
@@ -23,6 +24,8 @@ const geminiPath = /^\/(?:v1beta|v1)\/models\/([^/:]+):(generateContent|streamGe
 const imagenPath = /^\/(?:v1beta|v1)\/models\/([^/:]+):predict$/;
 /** Bedrock Runtime's model operations and Vertex AI's project paths, answered by the cloud endpoints. */
 const cloudPath = /^\/model\/|^\/v1\/projects\//;
+/** Runway's task API and the simulator's stand-in for its output host. */
+const runwayPath = /^\/v1\/(?:text_to_video|image_to_video|tasks\/)|^\/sim-runway-output\//;
 /** Every path the video endpoints may answer (OpenAI's jobs, Veo's operations and downloads), and a few they decline. */
 const videoPath = /^\/v1\/videos(?:\/|$)|^\/v1beta\/(?:models\/[^/]+(?::predictLongRunning$|\/operations\/)|files\/)|^\/sim-storage\//;
 
@@ -59,6 +62,7 @@ export async function routeRequest(request: IncomingMessage, response: ServerRes
   if (url.pathname.startsWith('/bfl/')) {
     if (await (await loadBflEndpoint()).handleBfl(method, url, request, response)) return;
   }
+  if (runwayPath.test(url.pathname) && (await (await loadRunwayEndpoints()).handleRunway(method, url, request, response))) return;
   if (videoPath.test(url.pathname)) {
     const media = await loadMediaEndpoints();
     if ((await media.handleOpenAiVideos(method, url, request, response)) || (await media.handleVeo(method, url, request, response))) return;

@@ -29,6 +29,8 @@ const datasetProviders: Readonly<Record<ProviderKind, DatasetProvider | undefine
   azure: { id: 'azure', cloud: true },
   // FLUX prices are the gateway's built-in image records (catalog/records/), not the dataset's.
   bfl: undefined,
+  // Runway bills credits per model and second; the model's built-in or configured price applies.
+  runway: undefined,
 };
 
 /** The dataset provider of a provider kind (a string: any kind, known or not); undefined for a kind the dataset cannot price. */

@@ -1,4 +1,5 @@
 import type { VideoVariantConfig } from '../../config/model-record-schema.js';
+import { runwayVideoRecords } from './builtin-runway-video-records.js';
 
 /** A well-known video model: the variants it sells, priced per second, in the config's own shape. */
 export interface BuiltinVideoRecord {
@@ -6,6 +7,8 @@ export interface BuiltinVideoRecord {
   readonly effectiveFrom: string;
   readonly variants: readonly VideoVariantConfig[];
   readonly remix: boolean;
+  /** The largest first frame its upstream takes, where that is less than the default. */
+  readonly maxInputReferenceBytes?: number;
 }
 
 type Mode = VideoVariantConfig['mode'];
@@ -66,4 +69,5 @@ export const builtinVideoRecords: Readonly<Record<string, BuiltinVideoRecord>> =
     variants: [...variants('720p', landscapeAndPortrait, veoLengths, '0.15'), ...variants('1080p', landscapeAndPortrait, veoFullHd, '0.15')],
   },
   'veo-2.0-generate-001': { ownedBy: 'google', effectiveFrom: '2025-04-09', remix: false, variants: variants('720p', landscapeAndPortrait, [5, 6, 7, 8], '0.35') },
+  ...runwayVideoRecords,
 };

@@ -24,7 +24,7 @@ export function resolveVideoRecord(builtin: BuiltinVideoRecord | undefined, conf
       seconds: [...variant.seconds],
     })),
     remix: configured?.remix ?? builtin?.remix ?? false,
-    maxInputReferenceBytes: configured?.max_input_reference_bytes ?? defaultMaxInputReferenceBytes,
+    maxInputReferenceBytes: configured?.max_input_reference_bytes ?? builtin?.maxInputReferenceBytes ?? defaultMaxInputReferenceBytes,
   };
   const priced = variants.filter((variant) => variant.usd_per_second !== undefined);
   const effectiveFrom = configured?.variants === undefined ? (builtin?.effectiveFrom ?? '1970-01-01') : '1970-01-01';

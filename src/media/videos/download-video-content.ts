@@ -19,6 +19,8 @@ export interface DownloadTarget {
   readonly variant: VideoContentVariant;
   /** The provider's headers (its credential): sent to the URL's own origin only. */
   readonly headers: Readonly<Record<string, string>>;
+  /** A signed link that needs no credential: nothing of the provider's is sent with it, to any origin. */
+  readonly signed?: boolean;
   readonly adapter: ProviderAdapter;
   /**
    * The upstream the content comes from: its errors must not show its credential or host, and its
@@ -61,7 +63,7 @@ async function fetchFollowingRedirects(target: DownloadTarget, signal: AbortScop
   for (let hop = 0; hop <= maxRedirects; hop++) {
     const parsed = new URL(url);
     const dispatcher = dispatcherFor(parsed, providerOrigin, insideAllowed);
-    const ownOrigin = parsed.origin === origin;
+    const ownOrigin = target.signed !== true && parsed.origin === origin;
     const call = {
       method: 'GET' as const,
       url,

@@ -20,8 +20,18 @@ const loaders: Readonly<Record<string, () => Promise<{ encodedSecond: EncodedSec
   '1024x1792': () => import('./encoded/h264-1024x1792.js'),
 };
 
+/** Runway's Gen-4 frames (its `ratio` names the pixel size), which the OpenAI-shaped endpoint does not offer. */
+const runwayLoaders: Readonly<Record<string, () => Promise<{ encodedSecond: EncodedSecond }>>> = {
+  '1104x832': () => import('./encoded/h264-1104x832.js'),
+  '832x1104': () => import('./encoded/h264-832x1104.js'),
+  '960x960': () => import('./encoded/h264-960x960.js'),
+  '1584x672': () => import('./encoded/h264-1584x672.js'),
+};
+
+/** The sizes the OpenAI-shaped video endpoint makes. */
 export const simVideoSizes: readonly string[] = Object.keys(loaders);
 
 export async function encodedSecondFor(size: string): Promise<EncodedSecond | undefined> {
-  return (await loaders[size]?.())?.encodedSecond;
+  const loader = Object.hasOwn(loaders, size) ? loaders[size] : Object.hasOwn(runwayLoaders, size) ? runwayLoaders[size] : undefined;
+  return (await loader?.())?.encodedSecond;
 }

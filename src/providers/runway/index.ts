@@ -1,0 +1,1 @@
+export { runwayAdapter } from './runway-adapter.js';
