@@ -1,5 +1,6 @@
 import type { FormatName } from '../ir/format-name.js';
 import { anthropicAdapter } from './anthropic/index.js';
+import { falAdapter } from './fal/index.js';
 import { converseOnBedrockAdapter, createClaudeOnBedrockAdapter, isAnthropicModelId } from './bedrock/index.js';
 import { geminiAdapter } from './gemini/index.js';
 import { createAzureAdapter, createOpenAIChatAdapter, openAIResponsesAdapter } from './openai/index.js';
@@ -39,6 +40,7 @@ const adaptersByKind: Readonly<Record<ProviderKind, ProviderAdapter>> = {
   bedrock: claudeOnBedrock,
   // Gemini's, for what every Vertex provider shares; each call's adapter is chosen by its model.
   vertex: vertexAdapterFor({ model: '' }),
+  fal: falAdapter,
 };
 
 /** The adapter for a kind of upstream, for what every upstream of that kind shares (its API root). */

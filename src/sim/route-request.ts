@@ -19,8 +19,8 @@ export const simModelIds = ['sim-model', 'gpt-sim', 'claude-sim', 'gemini-sim'] 
 
 const geminiPath = /^\/(?:v1beta|v1)\/models\/([^/:]+):(generateContent|streamGenerateContent)$/;
 const imagenPath = /^\/(?:v1beta|v1)\/models\/([^/:]+):predict$/;
-/** Every path the video endpoints may answer (OpenAI's jobs, Veo's operations and downloads), and a few they decline. */
-const videoPath = /^\/v1\/videos(?:\/|$)|^\/v1beta\/(?:models\/[^/]+(?::predictLongRunning$|\/operations\/)|files\/)|^\/sim-storage\//;
+/** Every path the video endpoints may answer (OpenAI's jobs, Veo's operations and downloads, fal's queue), and a few they decline. */
+const videoPath = /^\/v1\/videos(?:\/|$)|^\/v1beta\/(?:models\/[^/]+(?::predictLongRunning$|\/operations\/)|files\/)|^\/sim-storage\/|^\/fal\//;
 
 export async function routeRequest(request: IncomingMessage, response: ServerResponse, state: SimulatorState): Promise<void> {
   const url = new URL(request.url ?? '/', 'http://sim.invalid');
@@ -48,7 +48,7 @@ export async function routeRequest(request: IncomingMessage, response: ServerRes
   }
   if (videoPath.test(url.pathname)) {
     const media = await loadMediaEndpoints();
-    if ((await media.handleOpenAiVideos(method, url, request, response)) || (await media.handleVeo(method, url, request, response))) return;
+    if ((await media.handleOpenAiVideos(method, url, request, response)) || (await media.handleVeo(method, url, request, response)) || (await media.handleFalQueue(method, url, request, response))) return;
   }
   if (method === 'POST') {
     const route = generationRoute(path, url.searchParams);

@@ -27,6 +27,8 @@ const datasetProviders: Readonly<Record<ProviderKind, DatasetProvider | undefine
   bedrock: { id: 'aws', cloud: true },
   vertex: { id: 'google', cloud: true },
   azure: { id: 'azure', cloud: true },
+  // fal's video prices are the model's (its variants' usd_per_second), never the dataset's.
+  fal: undefined,
 };
 
 /** The dataset provider of a provider kind (a string: any kind, known or not); undefined for a kind the dataset cannot price. */
