@@ -35,7 +35,7 @@ export function parseTemplate(template: string): readonly TemplatePart[] | strin
     text += template.slice(last, match.index);
     last = match.index + match[0].length;
     if (match[0] === '{{' || match[0] === '}}') {
-      text += match[0][0];
+      text += match[0] === '{{' ? '{' : '}';
       continue;
     }
     const [whole, name, conversion] = match;

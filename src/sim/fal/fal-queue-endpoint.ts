@@ -56,7 +56,8 @@ function status(job: SimVideoJob, id: string, origin: string, app: string): { co
 /** The result: the video on the simulator's "CDN", or the request's failure as fal answers it, a 4xx of its own. */
 function result(job: SimVideoJob, id: string, origin: string): { code: number; body: unknown } {
   if (cancelled.has(id)) return { code: 400, body: { detail: 'Request was cancelled.' } };
-  if (jobPhase(job, Date.now()).status !== 'completed' && job.outcome === 'complete') return { code: 400, body: { detail: 'Request is still in progress' } };
+  const phase = jobPhase(job, Date.now()).status;
+  if (phase === 'queued' || phase === 'in_progress') return { code: 400, body: { detail: 'Request is still in progress' } };
   if (job.outcome === 'filter') {
     const detail = [{ loc: ['body', 'prompt'], type: 'content_policy_violation', msg: 'The simulator refused this prompt, as asked by FILTER in it.' }];
     return { code: 422, body: { detail } };
@@ -95,7 +96,8 @@ export async function handleFalQueue(method: string, url: URL, request: Incoming
     const app = queued?.[1] ?? '';
     const action = queued?.[3];
     if (action === '/cancel' && method === 'PUT') {
-      if (jobPhase(job, Date.now()).status === 'completed') sendJson(response, 400, { status: 'ALREADY_COMPLETED' });
+      const phase = jobPhase(job, Date.now()).status;
+      if (phase === 'completed' || phase === 'failed') sendJson(response, 400, { status: 'ALREADY_COMPLETED' });
       else {
         cancelled.add(id);
         sendJson(response, 202, { status: 'CANCELLATION_REQUESTED' });

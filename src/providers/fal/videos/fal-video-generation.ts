@@ -1,6 +1,6 @@
 import { GatewayError } from '../../../errors/gateway-error.js';
-import type { SubmittedVideoJob, VideoGenerationRequest } from '../../../ir/video-generation.js';
-import { asNumber, asRecord, asString } from '../../../json/json-value.js';
+import type { SubmittedVideoJob, UpstreamVideoState, VideoGenerationRequest } from '../../../ir/video-generation.js';
+import { asRecord, asString } from '../../../json/json-value.js';
 import type { UpstreamCall, UpstreamTarget, VideoGeneration } from '../../provider-adapter.js';
 import { renderInputMap, type VideoInputMap } from '../../video-input-map.js';
 import { falHeaders } from '../fal-headers.js';
@@ -48,8 +48,9 @@ function decodeSubmit(body: unknown, target: UpstreamTarget): SubmittedVideoJob 
   const record = asRecord(body);
   if (record === undefined) throw new GatewayError('upstream_invalid_response', 'fal answered the submit with something that is not a queue entry.');
   const upstreamJobId = queuePath(record, target);
-  const position = asNumber(record['queue_position']);
-  return { upstreamJobId, ...(record['status'] === 'IN_QUEUE' || position !== undefined ? { state: { status: 'queued', progress: 0 } } : {}) };
+  // fal's documented submit answer names only the request; its SDK's type adds `IN_QUEUE` and a position.
+  const queued: UpstreamVideoState = { status: 'queued', progress: 0 };
+  return { upstreamJobId, state: queued };
 }
 
 /** fal's queue: submit, follow the status, read the result, cancel with PUT. */
