@@ -195,18 +195,30 @@ describe('a fal job that ends without a video', () => {
 });
 
 describe('bad input', () => {
-  it('is refused before anything reaches fal: a length the endpoint does not make', async () => {
+  /** What the ledger holds for the model: entries and their total cost. */
+  async function ledgerOf(model: string): Promise<{ entries: number; cost: bigint }> {
+    await gateway.services.ledger.flush();
+    const entries = (await gateway.services.storage.ledger.list({ limit: 10_000 })).filter((entry) => entry.model === model);
+    return { entries: entries.length, cost: entries.reduce((sum, entry) => sum + entry.costNanoUsd, 0n) };
+  }
+
+  it('is refused before anything reaches fal, and charged nothing: a length the endpoint does not make', async () => {
+    const before = await ledgerOf('kling-fal');
     const refused = await client.videos.create({ model: 'kling-fal', prompt: 'x', seconds: seconds('7'), size: size('1920x1080') }).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(OpenAI.BadRequestError);
     expect((refused as InstanceType<typeof OpenAI.BadRequestError>).param).toBe('seconds');
     expect(fal.calls).toHaveLength(0);
+    expect((await ledgerOf('kling-fal')).cost).toBe(before.cost);
   });
 
-  it('is refused before anything reaches fal: an image-to-video request to a text-to-video endpoint', async () => {
+  it('is refused before anything reaches fal, and charged nothing: an image-to-video request to a text-to-video endpoint', async () => {
+    const before = await ledgerOf('kling-fal');
     const frame = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#000' } }).png().toBuffer();
     const refused = await client.videos.create({ model: 'kling-fal', prompt: 'x', input_reference: await toFile(frame, 'f.png', { type: 'image/png' }) }).catch((error: unknown) => error);
     expect((refused as InstanceType<typeof OpenAI.BadRequestError>).status).toBe(400);
+    expect((refused as InstanceType<typeof OpenAI.BadRequestError>).param).toBe('mode');
     expect(fal.calls).toHaveLength(0);
+    expect((await ledgerOf('kling-fal')).cost).toBe(before.cost);
   });
 });
 

@@ -28,7 +28,12 @@ export function decodeFalQueueStatus(body: unknown): UpstreamVideoState {
     const progress = loggedPercent(record?.['logs']);
     return progress === undefined ? { status: 'in_progress' } : { status: 'in_progress', progress };
   }
-  if (status === 'COMPLETED') return { status: 'finished' };
+  if (status === 'COMPLETED') {
+    // A completed status that already carries the request's error (as peers have met it) needs no result read.
+    const error = asString(record?.['error']);
+    if (error !== undefined && error !== '') return { status: 'failed', error: { code: asString(record?.['error_type']) ?? 'upstream_failed', message: error } };
+    return { status: 'finished' };
+  }
   throw new GatewayError('upstream_invalid_response', `The fal queue answered a status the gateway does not know: ${JSON.stringify(status ?? null)}.`);
 }
 

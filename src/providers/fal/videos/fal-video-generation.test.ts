@@ -27,6 +27,8 @@ describe('fal\'s queue, as the videos capability reads it', () => {
     expect(falVideoGeneration.decodePoll(readJsonFixture('fal/queue/status-in-queue.json'), {}, target)).toEqual({ status: 'queued', progress: 0 });
     expect(falVideoGeneration.decodePoll(readJsonFixture('fal/queue/status-in-progress.json'), {}, target)).toEqual({ status: 'in_progress', progress: 40 });
     expect(falVideoGeneration.decodePoll(readJsonFixture('fal/queue/status-completed.litellm.json'), {}, target)).toEqual({ status: 'finished' });
+    // LiteLLM's test of a completed status carrying the request's error (the same test file).
+    expect(falVideoGeneration.decodePoll({ request_id: 'abc', status: 'COMPLETED', error: 'generation failed' }, {}, target)).toEqual({ status: 'failed', error: { code: 'upstream_failed', message: 'generation failed' } });
   });
 
   it('reads a result: the video\'s link, a content-policy refusal, an input the runner could not fetch, a result not ready', () => {
