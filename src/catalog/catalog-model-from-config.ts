@@ -4,6 +4,7 @@ import { builtinSimulatorUrl } from '../config/default-config.js';
 import type { UpstreamTarget } from '../providers/provider-adapter.js';
 import { adapterFor, adapterForKind } from '../providers/registry.js';
 import type { CatalogModel, CatalogOptions, CatalogRoute } from './model-catalog.js';
+import { assertInputMapsTaken, assertRoutesExpressVariants, knownUpstreamVideoModel } from './check-video-routes.js';
 import { buildPriceSchedule } from './pricing/build-price-schedule.js';
 import type { PriceSchedule } from './pricing/model-price.js';
 import { priceEntryFromConfig } from './pricing/price-entry-from-config.js';
@@ -32,6 +33,7 @@ export function catalogModelFromConfig(model: ModelConfig, where: string, config
       ...(provider.api_key ? { apiKey: provider.api_key } : {}),
       ...(provider.headers ? { headers: provider.headers } : {}),
       ...(provider.responses ? { servesResponses: true } : {}),
+      ...(route.input === undefined ? {} : { input: route.input }),
       ...cloudSettings(provider),
     };
     return [{ target, timeoutMs: route.timeout_ms ?? provider.timeout_ms, ...(provider.max_concurrency === undefined ? {} : { maxConcurrency: provider.max_concurrency }) }];
@@ -41,6 +43,7 @@ export function catalogModelFromConfig(model: ModelConfig, where: string, config
   const reachable = routes.some((route) => isCallable(route.target, providerNamed(config, route.target.providerName)));
   const now = options.now ?? new Date();
   const base = { id: model.id, aliases: model.aliases, outputModality: model.output_modality, routes };
+  assertInputMapsTaken(model, where, (name) => providerNamed(config, name).type);
 
   if (model.output_modality === 'image') {
     const builtin = ownEntry(builtinImageRecords, model.id) ?? ownEntry(builtinImageRecords, upstreamModel);
@@ -52,9 +55,10 @@ export function catalogModelFromConfig(model: ModelConfig, where: string, config
   if (model.legacy_aliases.length > 0) throw new ConfigError(`${where}.legacy_aliases: only image models have legacy aliases`);
 
   if (model.output_modality === 'video') {
-    const builtin = ownEntry(builtinVideoRecords, model.id) ?? ownEntry(builtinVideoRecords, upstreamModel);
+    const builtin = ownEntry(builtinVideoRecords, model.id) ?? ownEntry(builtinVideoRecords, upstreamModel) ?? knownUpstreamVideoModel(routes);
     const resolved = resolveVideoRecord(builtin, model.video);
     if (resolved === undefined) throw new ConfigError(`${where}.video.variants: a video model the gateway does not know by id needs its variants`);
+    assertRoutesExpressVariants(model, where, routes, resolved.record);
     const prices = schedule(where, () => buildPriceSchedule(configuredPrices, resolved.variantPrices, 'video'));
     const video: VideoModelRecord = resolved.record;
     assertRoutesMake(video, routes, where);

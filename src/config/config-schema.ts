@@ -5,7 +5,7 @@ import { databaseSchema } from './database-schema.js';
 import { routingSchema } from './routing-schema.js';
 import { builtinSimulatorUrl } from './default-config.js';
 
-export const providerTypes = ['openai', 'openai-compatible', 'anthropic', 'gemini', 'bedrock', 'vertex', 'azure', 'bfl', 'runway'] as const;
+export const providerTypes = ['openai', 'openai-compatible', 'anthropic', 'gemini', 'bedrock', 'vertex', 'azure', 'bfl', 'runway', 'fal'] as const;
 
 /**
  * Checked at load: without its scheme (`api.example.com/v1`, `localhost:11434`) a URL would pass as
@@ -95,6 +95,7 @@ const kindFields: Readonly<Record<(typeof providerTypes)[number], readonly strin
   azure: ['api_version'],
   bfl: [],
   runway: [],
+  fal: [],
 };
 
 function cloudFieldOwners(field: string): string {
@@ -130,12 +131,24 @@ const redisSchema = z
   })
   .strict();
 
+/** A literal or a template string, or an object or array of them: JSON as the vendor's body holds it. */
+export type InputValueConfig = string | number | boolean | null | InputValueConfig[] | { [field: string]: InputValueConfig };
+const inputValueSchema: z.ZodType<InputValueConfig> = z.lazy(() =>
+  z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(inputValueSchema), z.record(z.string(), inputValueSchema)]),
+);
+
 const routeSchema = z
   .object({
     provider: z.string().min(1),
     model: z.string().min(1),
     /** Time allowed until the upstream's first byte. */
     timeout_ms: numeric(z.number().int().positive()).optional(),
+    /**
+     * A video upstream's request fields, each a template filled from the public request
+     * (`{ duration: "{seconds:string}", image_url: "{input_reference}" }`), for the kinds whose
+     * models each name their fields their own way (providers/video-input-map.ts).
+     */
+    input: z.record(z.string().min(1), inputValueSchema).optional(),
   })
   .strict();
 

@@ -51,7 +51,14 @@ export type UpstreamVideoState =
       /** Where each variant can be downloaded; `video` is always there. */
       readonly downloads: { readonly video: string } & Partial<Record<Exclude<VideoContentVariant, 'video'>, string>>;
     }
-  | { readonly status: 'failed'; readonly error: VideoJobFailure };
+  | { readonly status: 'failed'; readonly error: VideoJobFailure }
+  | {
+      /**
+       * The upstream is done, but says how only when asked again: its outcome is read with the
+       * adapter's `result` call (fal's `response_url`, which answers the video or the failure).
+       */
+      readonly status: 'finished';
+    };
 
 /** The upstream's answer to a submit (or a remix): its id for the job, and its state when told. */
 export interface SubmittedVideoJob {

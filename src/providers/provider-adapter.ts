@@ -1,5 +1,6 @@
 import type { GatewayError } from '../errors/gateway-error.js';
 import type { FormatName } from '../ir/format-name.js';
+import type { VideoInputMap } from './video-input-map.js';
 import type {
   ImageGenerationRequest,
   ImageGenerationResult,
@@ -15,7 +16,7 @@ import type {
   VideoMode,
 } from '../ir/index.js';
 
-export type ProviderKind = 'openai' | 'openai-compatible' | 'anthropic' | 'gemini' | 'bedrock' | 'vertex' | 'azure' | 'bfl' | 'runway';
+export type ProviderKind = 'openai' | 'openai-compatible' | 'anthropic' | 'gemini' | 'bedrock' | 'vertex' | 'azure' | 'bfl' | 'runway' | 'fal';
 
 /** AWS Bedrock Runtime: the region, and a credential when the default chain is not used. */
 export interface BedrockSettings {
@@ -53,6 +54,11 @@ export interface UpstreamTarget {
   readonly headers?: Readonly<Record<string, string>>;
   /** An OpenAI-compatible server that also serves the Responses API, so Responses clients pass through. */
   readonly servesResponses?: boolean;
+  /**
+   * The route's `input` map: the upstream's request fields, each a template filled from the public
+   * request (`providers/video-input-map.ts`), for the kinds whose models all take different fields.
+   */
+  readonly input?: VideoInputMap;
   /** Settings of the cloud kinds, present only on targets of that kind. */
   readonly bedrock?: BedrockSettings;
   readonly vertex?: VertexSettings;
@@ -61,7 +67,7 @@ export interface UpstreamTarget {
 
 /** A finished upstream call, as an authorization step sees it: exactly what will be sent. */
 export interface CallToAuthorize {
-  readonly method: 'GET' | 'POST' | 'DELETE';
+  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string | Buffer | undefined;
@@ -221,7 +227,7 @@ export type ImageCapability = ImageGeneration | ImageJobGeneration;
 
 /** One upstream HTTP call of any method, for the job-shaped APIs (videos) that need more than POST. */
 export interface UpstreamCall {
-  readonly method: 'GET' | 'POST' | 'DELETE';
+  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body?: string | Buffer;
@@ -266,6 +272,60 @@ export interface VideoGeneration {
    * never sells what its route cannot make; absent where the upstream's own answer is the judge.
    */
   checkVariant?(variant: VideoVariantAsked, target: UpstreamTarget): string | undefined;
+  /**
+   * Present where a finished job's outcome is a call of its own (fal's `response_url`): `decodePoll`
+   * answers `finished`, then the worker makes this call. Its answer — an error status included,
+   * since that is how such an upstream tells a failed job — is the job's state; a 5xx or 429 is
+   * retried at the next poll instead.
+   */
+  readonly result?: VideoResultCall;
+  /**
+   * The variants this upstream model can be asked for, as the route configures it (a model it knows
+   * by id, or the route's `input` map): each problem names the config field to change. Absent:
+   * anything the record sells can be asked for.
+   */
+  checkRoute?(target: UpstreamTarget, variants: readonly VideoVariantShape[]): readonly RouteProblem[];
+  /** A model this kind knows by its upstream id (its variants and list prices), in the config's own shape. */
+  knownModel?(upstreamModel: string): KnownVideoModel | undefined;
+  /** Whether routes of this kind take an `input` map (others refuse one at start). */
+  readonly takesInputMap?: boolean;
+}
+
+/** The call that reads a finished job's outcome, and how its answer (of any status) is read. */
+export interface VideoResultCall {
+  build(upstreamJobId: string, target: UpstreamTarget): UpstreamCall;
+  decode(status: number, body: unknown, target: UpstreamTarget): Exclude<UpstreamVideoState, { status: 'finished' }>;
+}
+
+/** One variant a model record sells, as a route check sees it. */
+export interface VideoVariantShape {
+  readonly mode: 'text-to-video' | 'image-to-video';
+  readonly resolution: string;
+  readonly aspectRatio: string;
+  readonly size: string;
+  readonly seconds: readonly number[];
+}
+
+/** Why a route cannot serve what its model sells: the route's field to change (`input`, `input.duration`, `model`) and what is wrong. */
+export interface RouteProblem {
+  readonly field: string;
+  readonly message: string;
+}
+
+/** A video model an upstream kind knows by id, in the shape of a config entry's `video` and price. */
+export interface KnownVideoModel {
+  readonly ownedBy: string;
+  /** The date its list prices were read. */
+  readonly effectiveFrom: string;
+  readonly remix: boolean;
+  readonly variants: readonly {
+    readonly mode: 'text-to-video' | 'image-to-video';
+    readonly resolution: string;
+    readonly aspect_ratio: string;
+    readonly size?: string;
+    readonly seconds: number[];
+    readonly usd_per_second?: string;
+  }[];
 }
 
 /**

@@ -2,6 +2,7 @@ import type { FormatName } from '../ir/format-name.js';
 import { anthropicAdapter } from './anthropic/index.js';
 import { bedrockImageFamily, converseOnBedrockAdapter, createClaudeOnBedrockAdapter, imagesOnBedrockAdapter, isAnthropicModelId } from './bedrock/index.js';
 import { bflAdapter } from './bfl/index.js';
+import { falAdapter } from './fal/index.js';
 import { geminiAdapter } from './gemini/index.js';
 import { createAzureAdapter, createOpenAIChatAdapter, openAIResponsesAdapter } from './openai/index.js';
 import type { ProviderAdapter, ProviderKind, UpstreamTarget } from './provider-adapter.js';
@@ -43,6 +44,7 @@ const adaptersByKind: Readonly<Record<ProviderKind, ProviderAdapter>> = {
   vertex: vertexAdapterFor({ model: '' }),
   bfl: bflAdapter,
   runway: runwayAdapter,
+  fal: falAdapter,
 };
 
 /** The adapter for a kind of upstream, for what every upstream of that kind shares (its API root). */

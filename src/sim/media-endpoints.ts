@@ -2,6 +2,7 @@
 export { handleGeminiImage } from './images/gemini-image-endpoint.js';
 export { handleImagenPredict } from './images/imagen-predict-endpoint.js';
 export { handleImageEdit, handleImageGeneration } from './images/openai-images-endpoint.js';
+export { handleFalQueue } from './fal/fal-queue-endpoint.js';
 export { handleOpenAiVideos } from './videos/openai-videos-endpoint.js';
 export { handleVeo } from './videos/veo-endpoint.js';
 export { handleVertexVeo } from './videos/vertex-veo-endpoint.js';

@@ -26,8 +26,8 @@ const imagenPath = /^\/(?:v1beta|v1)\/models\/([^/:]+):predict$/;
 const cloudPath = /^\/model\/|^\/v1\/projects\//;
 /** Runway's task API and the simulator's stand-in for its output host. */
 const runwayPath = /^\/v1\/(?:text_to_video|image_to_video|tasks\/)|^\/sim-runway-output\//;
-/** Every path the video endpoints may answer (OpenAI's jobs, Veo's operations and downloads), and a few they decline. */
-const videoPath = /^\/v1\/videos(?:\/|$)|^\/v1beta\/(?:models\/[^/]+(?::predictLongRunning$|\/operations\/)|files\/)|^\/sim-storage\//;
+/** Every path the video endpoints may answer (OpenAI's jobs, Veo's operations and downloads, fal's queue), and a few they decline. */
+const videoPath = /^\/v1\/videos(?:\/|$)|^\/v1beta\/(?:models\/[^/]+(?::predictLongRunning$|\/operations\/)|files\/)|^\/sim-storage\/|^\/fal\//;
 
 export async function routeRequest(request: IncomingMessage, response: ServerResponse, state: SimulatorState): Promise<void> {
   const url = new URL(request.url ?? '/', 'http://sim.invalid');
@@ -65,7 +65,7 @@ export async function routeRequest(request: IncomingMessage, response: ServerRes
   if (runwayPath.test(url.pathname) && (await (await loadRunwayEndpoints()).handleRunway(method, url, request, response))) return;
   if (videoPath.test(url.pathname)) {
     const media = await loadMediaEndpoints();
-    if ((await media.handleOpenAiVideos(method, url, request, response)) || (await media.handleVeo(method, url, request, response))) return;
+    if ((await media.handleOpenAiVideos(method, url, request, response)) || (await media.handleVeo(method, url, request, response)) || (await media.handleFalQueue(method, url, request, response))) return;
   }
   if (method === 'POST') {
     const route = generationRoute(path, url.searchParams);

@@ -20,7 +20,7 @@ function dispatcher(): Agent {
 
 export interface UpstreamCall {
   /** POST unless said otherwise: every generation is one; job-shaped APIs also GET and DELETE. */
-  readonly method?: 'GET' | 'POST' | 'DELETE';
+  readonly method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
   readonly body?: string | Buffer;

@@ -31,6 +31,8 @@ const datasetProviders: Readonly<Record<ProviderKind, DatasetProvider | undefine
   bfl: undefined,
   // Runway bills credits per model and second; the model's built-in or configured price applies.
   runway: undefined,
+  // fal's video prices are the model's (its variants' usd_per_second), never the dataset's.
+  fal: undefined,
 };
 
 /** The dataset provider of a provider kind (a string: any kind, known or not); undefined for a kind the dataset cannot price. */

@@ -7,6 +7,7 @@ import { failedEnding } from './video-job-ending.js';
 import { unfinishedProgress } from './video-progress.js';
 import { jobRoute, type VideoRoute } from './video-routes.js';
 import { callVideoUpstream } from './video-upstream-call.js';
+import { readVideoResult } from './read-video-result.js';
 import type { VideoWorkContext } from './video-work-context.js';
 
 /** The wait before the next poll: the upstream's hint when it gives one, else growing by half each poll. */
@@ -72,10 +73,11 @@ export async function workVideoJob(job: VideoJobRecord, context: VideoWorkContex
     await reschedule(job, context);
     return;
   }
-  let state: UpstreamVideoState;
+  let state: Exclude<UpstreamVideoState, { status: 'finished' }>;
   try {
     const answer = await callVideoUpstream(route.adapter, route.route.target, route.videos.buildPoll(job.upstreamJobId, route.route.target), context.timeoutMs);
-    state = route.videos.decodePoll(answer.body, answer.headers, route.route.target);
+    const polled = route.videos.decodePoll(answer.body, answer.headers, route.route.target);
+    state = polled.status === 'finished' ? await readVideoResult(route, job.upstreamJobId, context.timeoutMs) : polled;
   } catch (error) {
     const failure = toGatewayError(error);
     if (!failure.retryable && isFinalPollFailure(failure.status)) {
