@@ -13,6 +13,7 @@ import { builtinImageRecords } from './records/builtin-image-records.js';
 import { builtinVideoRecords } from './records/builtin-video-records.js';
 import { resolveImageRecord } from './records/resolve-image-record.js';
 import { resolveVideoRecord } from './records/resolve-video-record.js';
+import { assertRoutesExpressVariants, routeVideoRecord } from './records/route-video-record.js';
 import type { VideoModelRecord } from './records/video-model-record.js';
 import { ownEntry } from './records/own-entry.js';
 import { sellableVariants } from './sellable-variants.js';
@@ -51,9 +52,10 @@ export function catalogModelFromConfig(model: ModelConfig, where: string, config
   if (model.legacy_aliases.length > 0) throw new ConfigError(`${where}.legacy_aliases: only image models have legacy aliases`);
 
   if (model.output_modality === 'video') {
-    const builtin = ownEntry(builtinVideoRecords, model.id) ?? ownEntry(builtinVideoRecords, upstreamModel);
+    const builtin = ownEntry(builtinVideoRecords, model.id) ?? ownEntry(builtinVideoRecords, upstreamModel) ?? routeVideoRecord(routes[0]);
     const resolved = resolveVideoRecord(builtin, model.video);
     if (resolved === undefined) throw new ConfigError(`${where}.video.variants: a video model the gateway does not know by id needs its variants`);
+    assertRoutesExpressVariants(where, routes, model.video?.variants ?? builtin?.variants ?? [], model.video?.variants !== undefined);
     const prices = schedule(where, () => buildPriceSchedule(configuredPrices, resolved.variantPrices, 'video'));
     const video: VideoModelRecord = resolved.record;
     const callable = reachable && sellableVariants(video, priceAt(prices, now)).length > 0;

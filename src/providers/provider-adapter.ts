@@ -10,9 +10,10 @@ import type {
   SubmittedVideoJob,
   UpstreamVideoState,
   VideoGenerationRequest,
+  VideoMode,
 } from '../ir/index.js';
 
-export type ProviderKind = 'openai' | 'openai-compatible' | 'anthropic' | 'gemini' | 'bedrock' | 'vertex' | 'azure';
+export type ProviderKind = 'openai' | 'openai-compatible' | 'anthropic' | 'gemini' | 'bedrock' | 'vertex' | 'azure' | 'replicate';
 
 /** AWS Bedrock Runtime: the region, and a credential when the default chain is not used. */
 export interface BedrockSettings {
@@ -195,6 +196,22 @@ export interface UpstreamCall {
   readonly body?: string | Buffer;
 }
 
+/** One combination a video model makes through an upstream: mode × resolution × aspect ratio, at these lengths. */
+export interface KnownVideoVariant {
+  readonly mode: VideoMode;
+  readonly resolution: string;
+  readonly aspectRatio: string;
+  /** Its `WxH` where that is not what the resolution and aspect ratio mean (480p 16:9 rendered at 832x480). */
+  readonly size?: string;
+  readonly seconds: readonly number[];
+}
+
+/** A video model an upstream has a built-in input map for: who made it, and what the map can ask of it. */
+export interface KnownVideoModel {
+  readonly ownedBy: string;
+  readonly variants: readonly KnownVideoVariant[];
+}
+
 /**
  * Running video jobs upstream: submit, poll until done, and say where the content is. The gateway
  * keeps the job and makes the calls; the adapter only builds them and reads their answers.
@@ -213,6 +230,13 @@ export interface VideoGeneration {
   buildCancel?(upstreamJobId: string, target: UpstreamTarget): UpstreamCall;
   /** Present where the upstream remixes a finished video; its answer is read with `decodeSubmit`. */
   buildRemix?(upstreamJobId: string, prompt: string, target: UpstreamTarget): UpstreamCall;
+  /**
+   * Hosts of many vendors' models, whose request fields differ by model: the models this upstream
+   * has a built-in input map for. A model configured without variants takes these.
+   */
+  knownModel?(model: string): KnownVideoModel | undefined;
+  /** Why this upstream's model cannot be asked for the variant (refused at start); undefined when it can. */
+  variantRefusal?(model: string, variant: KnownVideoVariant): string | undefined;
 }
 
 /**

@@ -4,6 +4,7 @@ import { converseOnBedrockAdapter, createClaudeOnBedrockAdapter, isAnthropicMode
 import { geminiAdapter } from './gemini/index.js';
 import { createAzureAdapter, createOpenAIChatAdapter, openAIResponsesAdapter } from './openai/index.js';
 import type { ProviderAdapter, ProviderKind, UpstreamTarget } from './provider-adapter.js';
+import { replicateAdapter } from './replicate/index.js';
 import { vertexAdapterFor } from './vertex/index.js';
 
 /** The same adapter, passing through more client formats because the upstream serves them too. */
@@ -39,6 +40,7 @@ const adaptersByKind: Readonly<Record<ProviderKind, ProviderAdapter>> = {
   bedrock: claudeOnBedrock,
   // Gemini's, for what every Vertex provider shares; each call's adapter is chosen by its model.
   vertex: vertexAdapterFor({ model: '' }),
+  replicate: replicateAdapter,
 };
 
 /** The adapter for a kind of upstream, for what every upstream of that kind shares (its API root). */

@@ -10,6 +10,7 @@ import type { GenerationRoute, SimulatorState } from './handle-generation.js';
 import { handleGeneration } from './handle-generation.js';
 import { asksForImageOutput } from './images/asks-for-image-output.js';
 import { loadMediaEndpoints } from './load-media-endpoints.js';
+import { loadReplicatePredictions, replicatePath } from './replicate/load-replicate-predictions.js';
 import { inputTokensFor } from './plan-reply.js';
 import { readJsonBody } from './read-json-body.js';
 import { sendJson } from './send-json.js';
@@ -46,6 +47,7 @@ export async function routeRequest(request: IncomingMessage, response: ServerRes
     });
     return;
   }
+  if (replicatePath.test(url.pathname) && (await (await loadReplicatePredictions()).handleReplicatePredictions(method, url, request, response))) return;
   if (videoPath.test(url.pathname)) {
     const media = await loadMediaEndpoints();
     if ((await media.handleOpenAiVideos(method, url, request, response)) || (await media.handleVeo(method, url, request, response))) return;

@@ -27,6 +27,8 @@ const datasetProviders: Readonly<Record<ProviderKind, DatasetProvider | undefine
   bedrock: { id: 'aws', cloud: true },
   vertex: { id: 'google', cloud: true },
   azure: { id: 'azure', cloud: true },
+  // Media on Replicate is priced per variant in the model's config; the dataset prices tokens.
+  replicate: undefined,
 };
 
 /** The dataset provider of a provider kind (a string: any kind, known or not); undefined for a kind the dataset cannot price. */
