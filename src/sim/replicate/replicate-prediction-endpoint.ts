@@ -61,7 +61,7 @@ async function create(request: IncomingMessage, response: ServerResponse, model:
   if (model === undefined && (typeof version !== 'string' || !/^[0-9a-f]{64}$/.test(version))) {
     return problem(response, 422, 'Invalid version or not permitted', "The specified version does not exist (or perhaps you don't have permission to use it?)");
   }
-  const input = isRecord(body.body.input) ? body.body.input : {};
+  const input: Record<string, unknown> = isRecord(body.body.input) ? body.body.input : {};
   const prompt = input.prompt;
   if (typeof prompt !== 'string' || prompt.trim() === '') return problem(response, 422, 'Input validation failed', '- input: prompt is required');
   const job: SimVideoJob = { model: model ?? String(version), seconds: secondsOf(input), size: sizeOf(input), createdAt: Date.now(), prompt: prompt.slice(0, 200), ...jobSteering(prompt), nonce: Math.floor(Math.random() * 1e9) };

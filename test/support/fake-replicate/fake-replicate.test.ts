@@ -1,4 +1,4 @@
-import Replicate from 'replicate';
+import Replicate, { parseProgressFromLogs } from 'replicate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ffprobe } from '../ffprobe.js';
 import { outputUrlLifetimeMs, startFakeReplicate, type FakeReplicate } from './index.js';
@@ -50,6 +50,18 @@ describe('the fake Replicate, through the replicate SDK', () => {
     expect(blocking.at(-1)?.headers.prefer).toMatch(/^wait/);
   });
 
+  it('prints progress bars in its logs that the SDK reads as progress', async () => {
+    const prediction = await sdk.predictions.create({ model: 'google/veo-3-fast', input: { prompt: 'a slow dawn [render-ms:400]' } });
+    const seen: number[] = [];
+    await sdk.wait(prediction, { interval: 40 }, async (polled) => {
+      const progress = parseProgressFromLogs(polled);
+      if (polled.status === 'processing' && progress !== null) seen.push(progress.percentage);
+      return false;
+    });
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.every((value, index) => value >= 0 && value <= 1 && (index === 0 || value >= (seen[index - 1] ?? 0)))).toBe(true);
+  });
+
   it('creates on a version, and refuses an unknown one as Replicate does', async () => {
     const version = '5c7d5dc6dd8bf75c1acaa8565735e7986bc5b66206b55cca93cb72c9bf15ccaa';
     const prediction = await sdk.predictions.create({ version, input: { prompt: 'a kite' } });
@@ -65,7 +77,8 @@ describe('the fake Replicate, through the replicate SDK', () => {
     await expect(sdk.run('google/veo-3-fast', { input: { prompt: 'breaks [fail]' }, wait: { mode: 'poll', interval: 50 } })).rejects.toThrow(/Prediction failed/);
     await expect(sdk.run('google/veo-3-fast', { input: { prompt: 'unsafe [nsfw]' }, wait: { mode: 'poll', interval: 50 } })).rejects.toThrow(/NSFW/);
     const aborted = await sdk.predictions.create({ model: 'google/veo-3-fast', input: { prompt: 'late [abort]' } });
-    const ended = await sdk.wait(aborted, { interval: 50 });
+    // The SDK's wait() knows no `aborted` and would poll forever: its stop callback ends it.
+    const ended = await sdk.wait(aborted, { interval: 50 }, async (polled) => polled.status === 'aborted');
     expect(ended).toMatchObject({ status: 'aborted', output: null });
   });
 

@@ -53,6 +53,15 @@ export function statusAt(prediction: FakePrediction, now: number): PredictionSta
   return prediction.ending === 'aborted' ? 'aborted' : 'failed';
 }
 
+/** What a video model prints: a tqdm bar over its 50 steps, as far as the render has got. */
+function logsAt(prediction: FakePrediction, now: number): string {
+  const elapsed = Math.max(0, now - prediction.createdAt - prediction.queueMs);
+  const steps = Math.min(50, Math.floor((elapsed / Math.max(1, prediction.renderMs)) * 50));
+  const percent = steps * 2;
+  const bar = '#'.repeat(Math.floor(percent / 10)).padEnd(10, ' ');
+  return `Generating video...\n${String(percent).padStart(3, ' ')}%|${bar}| ${steps}/50 [00:00<00:00]`;
+}
+
 function iso(ms: number | undefined): string | null {
   return ms === undefined ? null : new Date(ms).toISOString();
 }
@@ -72,7 +81,7 @@ export function predictionObject(prediction: FakePrediction, now: number, apiRoo
     model: prediction.model,
     version: prediction.version,
     input: removed ? {} : prediction.input,
-    logs: removed ? '' : status === 'starting' ? '' : 'Generating video...',
+    logs: removed || status === 'starting' ? '' : logsAt(prediction, now),
     output: status === 'succeeded' && !removed ? outputUrl : null,
     data_removed: removed,
     error: errors[status] ?? null,

@@ -15,6 +15,19 @@ function firstOutputUrl(output: unknown): string | undefined {
   return undefined;
 }
 
+/** A tqdm progress line (` 45%|████▌     | 9/20 [00:04<00:05]`), as replicate-javascript's `parseProgressFromLogs` reads it. */
+const progressLine = /^\s*(\d+)%\s*\|.+?\|\s*(\d+)\/(\d+)/;
+
+/** The last progress bar in the logs, as a percentage; undefined when the model prints none. */
+function progressFromLogs(logs: unknown): number | undefined {
+  if (typeof logs !== 'string') return undefined;
+  for (const line of logs.split('\n').reverse()) {
+    const match = progressLine.exec(line);
+    if (match !== null) return Math.min(100, Number(match[1]));
+  }
+  return undefined;
+}
+
 function failure(error: unknown): UpstreamVideoState {
   const message = typeof error === 'string' && error.trim() !== '' ? error.trim() : 'The model failed without saying why.';
   return { status: 'failed', error: { code: refusalPattern.test(message) ? 'content_filtered' : 'upstream_failed', message } };
@@ -27,7 +40,8 @@ export interface DecodedPrediction {
 
 /**
  * A prediction object's state: `starting` is queued (booting or waiting for a worker),
- * `processing` is running (Replicate reports no percentage), `succeeded` names its output file.
+ * `processing` is running (with the percentage of the last progress bar in its logs, where the
+ * model prints one), `succeeded` names its output file.
  * `failed`, `canceled` and `aborted` end the job, free, with Replicate's reason; so does a success
  * whose output Replicate already removed (an API prediction's files go after an hour).
  */
@@ -39,8 +53,10 @@ export function decodePrediction(body: unknown): DecodedPrediction {
   switch (body.status) {
     case 'starting':
       return { id, state: { status: 'queued' } };
-    case 'processing':
-      return { id, state: { status: 'in_progress' } };
+    case 'processing': {
+      const progress = progressFromLogs(body.logs);
+      return { id, state: { status: 'in_progress', ...(progress === undefined ? {} : { progress }) } };
+    }
     case 'failed':
       return { id, state: failure(body.error) };
     case 'canceled':

@@ -1,6 +1,6 @@
 import type { VideoGenerationRequest } from '../../../ir/video-generation.js';
 import type { KnownVideoVariant } from '../../provider-adapter.js';
-import { replicateModelName } from '../replicate-model-ref.js';
+import { parseReplicateModel, replicateModelName } from '../replicate-model-ref.js';
 import { hailuoModels } from './models/hailuo.js';
 import { klingModels } from './models/kling.js';
 import { seedanceModels } from './models/seedance.js';
@@ -35,9 +35,15 @@ function describe(variant: KnownVideoVariant): string {
 
 /**
  * A configured variant a model's map cannot ask for: a mode, resolution or aspect ratio it has no
- * value for, or a length outside the ones its inputs take. A model without a map is not checked.
+ * value for, or a length outside the ones its inputs take; or a model that is no Replicate model
+ * reference at all. A model without a map is not checked further.
  */
 export function replicateVariantRefusal(model: string, variant: KnownVideoVariant): string | undefined {
+  try {
+    parseReplicateModel(model);
+  } catch (error) {
+    return (error as Error).message;
+  }
   const known = knownReplicateVideoModel(model);
   if (known === undefined) return undefined;
   const same = known.variants.filter((candidate) => candidate.mode === variant.mode && candidate.resolution === variant.resolution && candidate.aspectRatio === variant.aspectRatio);

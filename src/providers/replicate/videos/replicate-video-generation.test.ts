@@ -55,6 +55,8 @@ describe('Replicate video predictions', () => {
   it('ends processing, single-URI, aborted, refused and emptied predictions as the job needs', () => {
     const base = { id: 'p1', status: 'processing' };
     expect(replicate.decodePoll(base, {}, target('x/y'))).toEqual({ status: 'in_progress' });
+    const logs = 'Generating video...\n 20%|██        | 10/50 [00:02<00:08]\n 46%|████▌     | 23/50 [00:05<00:06]';
+    expect(replicate.decodePoll({ ...base, logs }, {}, target('x/y'))).toEqual({ status: 'in_progress', progress: 46 });
     expect(replicate.decodePoll({ ...base, status: 'succeeded', output: video }, {}, target('x/y'))).toEqual({ status: 'completed', downloads: { video } });
     expect(replicate.decodePoll({ ...base, status: 'aborted' }, {}, target('x/y'))).toMatchObject({ status: 'failed', error: { code: 'upstream_aborted' } });
     expect(replicate.decodePoll({ ...base, status: 'failed', error: 'NSFW content detected. Try a different prompt.' }, {}, target('x/y'))).toEqual({

@@ -13,7 +13,10 @@ export interface ReplicateVideoModel extends KnownVideoModel {
 /** Every mode × aspect ratio at one resolution and set of lengths. */
 export function variantsAt(modes: readonly VideoMode[], resolution: string, aspectRatios: readonly string[], seconds: readonly number[], sizes?: Readonly<Record<string, string>>): KnownVideoVariant[] {
   return modes.flatMap((mode) =>
-    aspectRatios.map((aspectRatio) => ({ mode, resolution, aspectRatio, seconds, ...(sizes?.[aspectRatio] === undefined ? {} : { size: sizes[aspectRatio] }) })),
+    aspectRatios.map((aspectRatio) => {
+      const size = sizes?.[aspectRatio];
+      return { mode, resolution, aspectRatio, seconds, ...(size === undefined ? {} : { size }) };
+    }),
   );
 }
 

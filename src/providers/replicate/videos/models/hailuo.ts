@@ -1,5 +1,4 @@
-import type { ReplicateVideoModel } from '../replicate-video-model.js';
-import { bothModes, firstFrame, variantsAt } from '../replicate-video-model.js';
+import { bothModes, firstFrame, variantsAt, type ReplicateVideoModel } from '../replicate-video-model.js';
 
 /**
  * Hailuo on Replicate (replicate.com/minimax/hailuo-02-fast, version 7acaa557's API page, and

@@ -1,5 +1,4 @@
-import type { ReplicateVideoModel } from '../replicate-video-model.js';
-import { firstFrame, variantsAt } from '../replicate-video-model.js';
+import { firstFrame, variantsAt, type ReplicateVideoModel } from '../replicate-video-model.js';
 
 /**
  * Kling on Replicate (replicate.com/kwaivgi/kling-v2.1, its version's API page): image to video

@@ -1,5 +1,4 @@
-import type { ReplicateVideoModel } from '../replicate-video-model.js';
-import { bothModes, firstFrame, secondsFrom, variantsAt } from '../replicate-video-model.js';
+import { bothModes, firstFrame, secondsFrom, variantsAt, type ReplicateVideoModel } from '../replicate-video-model.js';
 
 /**
  * Seedance on Replicate (replicate.com/bytedance/seedance-1-pro and seedance-1-lite, their

@@ -1,5 +1,4 @@
-import type { ReplicateVideoModel } from '../replicate-video-model.js';
-import { bothModes, firstFrame, variantsAt } from '../replicate-video-model.js';
+import { bothModes, firstFrame, variantsAt, type ReplicateVideoModel } from '../replicate-video-model.js';
 
 /**
  * Veo 3 on Replicate (replicate.com/google/veo-3-fast, version 100a06f7's API page, and

@@ -1,5 +1,4 @@
-import type { ReplicateVideoModel } from '../replicate-video-model.js';
-import { variantsAt } from '../replicate-video-model.js';
+import { variantsAt, type ReplicateVideoModel } from '../replicate-video-model.js';
 
 /**
  * Wan on Replicate (replicate.com/wan-video/wan-2.2-t2v-fast, version 920bea47's API page): text
