@@ -151,14 +151,21 @@ describe('jobs Replicate does not deliver', () => {
   });
 
   it('a create Replicate refuses (422, 402) reaches the client in OpenAI’s error shape and costs nothing', async () => {
+    const predictionsBefore = fake.predictions.size;
     fake.refuseNextCreate({ status: 422, body: { title: 'Input validation failed', detail: '- input.prompt: too long', status: 422 } });
     const invalid = await client.videos.create({ model: 'veo-3-fast-replicate', prompt: 'refused', seconds: '8', size: '1280x720' }).catch((error: unknown) => error);
     expect(invalid).toMatchObject({ status: 422 });
     expect(String((invalid as Error).message)).toContain('input.prompt: too long');
 
-    fake.refuseNextCreate({ status: 402, body: { title: 'Billing required', detail: 'You need to set up billing to run this model.', status: 402 } });
+    // Billing is the gateway's account: an upstream failure, retried (and tried on a next route) like any.
+    const billing = { status: 402, body: { title: 'Billing required', detail: 'You need to set up billing to run this model.', status: 402 } };
+    fake.refuseNextCreate(billing);
+    fake.refuseNextCreate(billing);
     const unbilled = await client.videos.create({ model: 'veo-3-fast-replicate', prompt: 'unbilled', seconds: '8', size: '1280x720' }).catch((error: unknown) => error);
     expect(unbilled).toMatchObject({ status: 502 });
+    expect(String((unbilled as Error).message)).toContain('Billing required');
+    expect(creates()).toHaveLength(3);
+    expect(fake.predictions.size).toBe(predictionsBefore);
     const charged = (await gateway.services.storage.ledger.list({ limit: 10_000 })).filter((entry) => entry.model === 'veo-3-fast-replicate' && entry.status >= 400);
     expect(charged.every((entry) => entry.costNanoUsd === 0n)).toBe(true);
   });
