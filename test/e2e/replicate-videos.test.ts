@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import OpenAI, { BadRequestError, toFile } from 'openai';
 import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -15,7 +12,8 @@ import { pollUntilDone, quickVideoSettings, temporaryContentDirectory } from '..
  * Replicate: each model reached in its own input fields by its built-in map, the prediction polled
  * by the worker, its output (a link that dies a minute after the prediction ends) copied into the
  * content store and served from there, each job charged its delivered seconds × its variant's
- * price, and nothing for a failed, refused, aborted or cancelled one.
+ * price, and nothing for a failed, refused, aborted or cancelled one. (A restart mid-job:
+ * replicate-videos-restart.test.ts.)
  */
 
 const token = 'r8_gateway_upstream_token';
@@ -190,34 +188,5 @@ describe('what a Replicate route can express', () => {
     const models = config.models as Record<string, unknown>[];
     const wrong = { ...models[0], video: { variants: [{ mode: 'text-to-video', resolution: '720p', aspect_ratio: '16:9', seconds: [4, 8], usd_per_second: '0.15' }] } };
     await expect(startTestGateway({ ...config, models: [wrong] })).rejects.toThrow(/models\[0\]\.video\.variants\[0\].*not 4/);
-  });
-});
-
-describe('a gateway restarted mid-job on Replicate', () => {
-  it('completes the job once, with one prediction and one ledger entry', async () => {
-    const directory = mkdtempSync(path.join(tmpdir(), 'switchyard-replicate-restart-'));
-    const database = { url: `sqlite:${path.join(directory, 'switchyard.db')}` };
-    const content = { dir: path.join(directory, 'content') };
-    try {
-      const first = await startTestGateway({ ...replicateConfig(fake.baseUrl), database, content });
-      const firstClient = new OpenAI({ baseURL: `${first.url}/v1`, apiKey: 'unused', maxRetries: 0 });
-      const created = await firstClient.videos.create({ model: 'veo-3-fast-replicate', prompt: 'a night train [render-ms:1500]', seconds: '8', size: '1280x720' });
-      await first.close();
-
-      const second = await startTestGateway({ ...replicateConfig(fake.baseUrl), database, content });
-      try {
-        const secondClient = new OpenAI({ baseURL: `${second.url}/v1`, apiKey: 'unused', maxRetries: 0 });
-        const { video } = await pollUntilDone(secondClient, created.id, 30_000);
-        expect(video.status).toBe('completed');
-        expect(creates()).toHaveLength(1);
-        const probed = await ffprobe(Buffer.from(await (await secondClient.videos.downloadContent(created.id)).arrayBuffer()));
-        expect(Math.abs(probed.durationSeconds - 8)).toBeLessThan(0.1);
-        expect(await ledgerEntriesOf(second, created.id)).toMatchObject([{ videoSeconds: 8, costNanoUsd: 1_200_000_000n }]);
-      } finally {
-        await second.close();
-      }
-    } finally {
-      rmSync(directory, { recursive: true, force: true });
-    }
   });
 });
