@@ -50,6 +50,11 @@ export type UpstreamVideoState =
       readonly seconds?: number;
       /** Where each variant can be downloaded; `video` is always there. */
       readonly downloads: { readonly video: string } & Partial<Record<Exclude<VideoContentVariant, 'video'>, string>>;
+      /**
+       * The links are public (a CDN's, or signed): fetched without the provider's credential. Left
+       * out, the credential goes to the links' own origin, as Gemini's file downloads need it.
+       */
+      readonly publicDownloads?: boolean;
     }
   | { readonly status: 'failed'; readonly error: VideoJobFailure };
 

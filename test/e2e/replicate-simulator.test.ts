@@ -1,3 +1,4 @@
+import type { VideoCreateParams } from 'openai/resources/videos';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ffprobe } from '../support/ffprobe.js';
@@ -12,6 +13,11 @@ import { pollUntilDone, quickVideoSettings, temporaryContentDirectory } from '..
 
 let gateway: TestGateway;
 let client: OpenAI;
+
+/** Replicate's models take lengths and sizes the SDK's types (Sora's) do not list; the SDK sends them as given. */
+function videoParams(params: Omit<VideoCreateParams, 'seconds' | 'size'> & { seconds: string; size: string }): VideoCreateParams {
+  return params as unknown as VideoCreateParams;
+}
 
 beforeAll(async () => {
   gateway = await startTestGateway({
@@ -35,7 +41,7 @@ afterAll(async () => {
 
 describe('Replicate in the simulator', () => {
   it('completes a prediction with a real MP4 of the variant asked, charged its seconds', async () => {
-    const created = await client.videos.create({ model: 'seedance-sim', prompt: 'a paper boat [video-ms:300]', seconds: '3', size: '1920x1080' });
+    const created = await client.videos.create(videoParams({ model: 'seedance-sim', prompt: 'a paper boat [video-ms:300]', seconds: '3', size: '1920x1080' }));
     const { video } = await pollUntilDone(client, created.id);
     expect(video.status).toBe('completed');
     const probed = await ffprobe(Buffer.from(await (await client.videos.downloadContent(created.id)).arrayBuffer()));
@@ -45,7 +51,7 @@ describe('Replicate in the simulator', () => {
   });
 
   it('refuses a FILTER prompt as the model’s NSFW check would, free', async () => {
-    const created = await client.videos.create({ model: 'seedance-sim', prompt: 'FILTER this [video-ms:300]', seconds: '3', size: '1920x1080' });
+    const created = await client.videos.create(videoParams({ model: 'seedance-sim', prompt: 'FILTER this [video-ms:300]', seconds: '3', size: '1920x1080' }));
     const { video } = await pollUntilDone(client, created.id);
     expect(video.status).toBe('failed');
     expect(video.error).toMatchObject({ code: 'content_filtered', message: expect.stringContaining('NSFW') });

@@ -19,6 +19,8 @@ export interface DownloadTarget {
   readonly variant: VideoContentVariant;
   /** The provider's headers (its credential): sent to the URL's own origin only. */
   readonly headers: Readonly<Record<string, string>>;
+  /** A public link (the upstream said so): fetched with neither the provider's headers nor its authorization. */
+  readonly publicLink?: boolean;
   readonly adapter: ProviderAdapter;
   /**
    * The upstream the content comes from: its errors must not show its credential or host, and its
@@ -61,18 +63,19 @@ async function fetchFollowingRedirects(target: DownloadTarget, signal: AbortScop
   for (let hop = 0; hop <= maxRedirects; hop++) {
     const parsed = new URL(url);
     const dispatcher = dispatcherFor(parsed, providerOrigin, insideAllowed);
-    const ownOrigin = parsed.origin === origin;
+    // The provider's credential goes only to the origin of the link it named, and not at all to a public link.
+    const withCredential = parsed.origin === origin && target.publicLink !== true;
     const call = {
       method: 'GET' as const,
       url,
-      headers: withoutBodyHeaders(ownOrigin ? target.headers : {}),
+      headers: withoutBodyHeaders(withCredential ? target.headers : {}),
       signal,
       timeoutMs: target.timeoutMs,
       maxAnswerBytes: target.maxBytes,
       ...(dispatcher === undefined ? {} : { dispatcher }),
     };
     // The provider's authorization, like its headers, goes only to the content's own origin.
-    const response = ownOrigin ? await sendAuthorized(target.adapter, target.upstream, call) : await sendUpstream(call);
+    const response = withCredential ? await sendAuthorized(target.adapter, target.upstream, call) : await sendUpstream(call);
     const location = response.headers.location;
     if (!redirectStatuses.has(response.statusCode) || typeof location !== 'string') return response;
     await readBodyText(response);

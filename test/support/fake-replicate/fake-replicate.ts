@@ -79,7 +79,7 @@ function predictionId(): string {
  */
 export async function startFakeReplicate(options: FakeReplicateOptions = {}): Promise<FakeReplicate> {
   const token = options.token ?? 'r8_fake_replicate_token';
-  const now = options.now ?? Date.now;
+  const now = options.now ?? (() => Date.now());
   const predictions = new Map<string, FakePrediction>();
   const refusals: ScriptedRefusal[] = [];
   const apiRequests: FakeReplicateRequest[] = [];

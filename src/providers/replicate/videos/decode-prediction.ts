@@ -65,7 +65,8 @@ export function decodePrediction(body: unknown): DecodedPrediction {
       return { id, state: { status: 'failed', error: { code: 'upstream_aborted', message: 'Replicate aborted the prediction before it started: its deadline passed.' } } };
     default: {
       const url = firstOutputUrl(body.output);
-      if (url !== undefined) return { id, state: { status: 'completed', downloads: { video: url } } };
+      // Output files are public links on Replicate's delivery host: the API token has no business there.
+      if (url !== undefined) return { id, state: { status: 'completed', downloads: { video: url }, publicDownloads: true } };
       const removed = body.data_removed === true;
       const message = removed ? "Replicate removed the prediction's output before the gateway could copy it." : 'The prediction succeeded without an output file.';
       return { id, state: { status: 'failed', error: { code: removed ? 'upstream_output_removed' : 'upstream_no_output', message } } };

@@ -47,6 +47,7 @@ describe('Replicate video predictions', () => {
     expect(replicate.decodePoll(json('sdk-test.get.succeeded.json'), {}, target('x/y'))).toEqual({
       status: 'completed',
       downloads: { video: 'https://replicate.com/api/models/stability-ai/stable-diffusion/files/9c3b6fe4-2d37-4571-a17a-83951b1cb120/out-0.png' },
+      publicDownloads: true,
     });
     expect(replicate.decodePoll(json('sdk-test.cancel.canceled.json'), {}, target('x/y'))).toMatchObject({ status: 'failed', error: { code: 'upstream_canceled' } });
     expect(replicate.buildCancel?.('ufawqhfynnddngldkgtslldrkq', target('x/y'))).toMatchObject({ method: 'POST', url: 'https://api.replicate.com/v1/predictions/ufawqhfynnddngldkgtslldrkq/cancel' });
@@ -57,7 +58,7 @@ describe('Replicate video predictions', () => {
     expect(replicate.decodePoll(base, {}, target('x/y'))).toEqual({ status: 'in_progress' });
     const logs = 'Generating video...\n 20%|██        | 10/50 [00:02<00:08]\n 46%|████▌     | 23/50 [00:05<00:06]';
     expect(replicate.decodePoll({ ...base, logs }, {}, target('x/y'))).toEqual({ status: 'in_progress', progress: 46 });
-    expect(replicate.decodePoll({ ...base, status: 'succeeded', output: video }, {}, target('x/y'))).toEqual({ status: 'completed', downloads: { video } });
+    expect(replicate.decodePoll({ ...base, status: 'succeeded', output: video }, {}, target('x/y'))).toEqual({ status: 'completed', downloads: { video }, publicDownloads: true });
     expect(replicate.decodePoll({ ...base, status: 'aborted' }, {}, target('x/y'))).toMatchObject({ status: 'failed', error: { code: 'upstream_aborted' } });
     expect(replicate.decodePoll({ ...base, status: 'failed', error: 'NSFW content detected. Try a different prompt.' }, {}, target('x/y'))).toEqual({
       status: 'failed',
