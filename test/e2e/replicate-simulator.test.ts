@@ -36,7 +36,7 @@ beforeAll(async () => {
   client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: 'unused', maxRetries: 0 });
 });
 afterAll(async () => {
-  await gateway.close();
+  await gateway?.close();
 });
 
 describe('Replicate in the simulator', () => {

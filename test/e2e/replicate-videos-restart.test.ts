@@ -49,7 +49,7 @@ beforeAll(async () => {
   writeFileSync(configFile, JSON.stringify(config));
 });
 afterAll(async () => {
-  await fake.close();
+  await fake?.close();
   rmSync(workDirectory, { recursive: true, force: true });
 });
 

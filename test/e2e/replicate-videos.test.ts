@@ -57,8 +57,8 @@ beforeAll(async () => {
   client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: 'unused', maxRetries: 0 });
 });
 afterAll(async () => {
-  await gateway.close();
-  await fake.close();
+  await gateway?.close();
+  await fake?.close();
 });
 beforeEach(() => {
   fake.apiRequests.length = 0;
