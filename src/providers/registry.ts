@@ -7,6 +7,7 @@ import { geminiAdapter } from './gemini/index.js';
 import { createAzureAdapter, createOpenAIChatAdapter, openAIResponsesAdapter } from './openai/index.js';
 import type { ProviderAdapter, ProviderKind, UpstreamTarget } from './provider-adapter.js';
 import { runwayAdapter } from './runway/index.js';
+import { replicateAdapter } from './replicate/index.js';
 import { vertexAdapterFor } from './vertex/index.js';
 
 /** The same adapter, passing through more client formats because the upstream serves them too. */
@@ -45,6 +46,7 @@ const adaptersByKind: Readonly<Record<ProviderKind, ProviderAdapter>> = {
   bfl: bflAdapter,
   runway: runwayAdapter,
   fal: falAdapter,
+  replicate: replicateAdapter,
 };
 
 /** The adapter for a kind of upstream, for what every upstream of that kind shares (its API root). */

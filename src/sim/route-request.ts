@@ -13,6 +13,7 @@ import { asksForImageOutput } from './images/asks-for-image-output.js';
 import { loadCloudEndpoints } from './load-cloud-endpoints.js';
 import { loadMediaEndpoints } from './load-media-endpoints.js';
 import { loadRunwayEndpoints } from './load-runway-endpoints.js';
+import { loadReplicatePredictions, replicatePath } from './replicate/load-replicate-predictions.js';
 import { inputTokensFor } from './plan-reply.js';
 import { readJsonBody } from './read-json-body.js';
 import { sendJson } from './send-json.js';
@@ -63,6 +64,7 @@ export async function routeRequest(request: IncomingMessage, response: ServerRes
     if (await (await loadBflEndpoint()).handleBfl(method, url, request, response)) return;
   }
   if (runwayPath.test(url.pathname) && (await (await loadRunwayEndpoints()).handleRunway(method, url, request, response))) return;
+  if (replicatePath.test(url.pathname) && (await (await loadReplicatePredictions()).handleReplicatePredictions(method, url, request, response))) return;
   if (videoPath.test(url.pathname)) {
     const media = await loadMediaEndpoints();
     if ((await media.handleOpenAiVideos(method, url, request, response)) || (await media.handleVeo(method, url, request, response)) || (await media.handleFalQueue(method, url, request, response))) return;
