@@ -13,7 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const sizes = ['1280x720', '720x1280', '1920x1080', '1080x1920', '1792x1024', '1024x1792'];
+const sizes = ['1280x720', '720x1280', '1920x1080', '1080x1920', '1792x1024', '1024x1792', '1366x768', '912x512'];
 const framesPerSecond = 12;
 
 /** NAL units of an Annex B stream (split on 00 00 01 / 00 00 00 01 start codes). */

@@ -13,6 +13,7 @@ import { builtinImageRecords } from './records/builtin-image-records.js';
 import { builtinVideoRecords } from './records/builtin-video-records.js';
 import { resolveImageRecord } from './records/resolve-image-record.js';
 import { resolveVideoRecord } from './records/resolve-video-record.js';
+import { checkVideoRoutes } from './records/check-video-routes.js';
 import type { VideoModelRecord } from './records/video-model-record.js';
 import { ownEntry } from './records/own-entry.js';
 import { sellableVariants } from './sellable-variants.js';
@@ -56,6 +57,7 @@ export function catalogModelFromConfig(model: ModelConfig, where: string, config
     if (resolved === undefined) throw new ConfigError(`${where}.video.variants: a video model the gateway does not know by id needs its variants`);
     const prices = schedule(where, () => buildPriceSchedule(configuredPrices, resolved.variantPrices, 'video'));
     const video: VideoModelRecord = resolved.record;
+    checkVideoRoutes(where, video, routes, model.video?.variants !== undefined);
     const callable = reachable && sellableVariants(video, priceAt(prices, now)).length > 0;
     return { ...base, ownedBy: model.owned_by ?? builtin?.ownedBy ?? routeOwner(model), created: createdAt(prices, now), callable, prices, video };
   }

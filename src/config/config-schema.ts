@@ -5,7 +5,7 @@ import { databaseSchema } from './database-schema.js';
 import { routingSchema } from './routing-schema.js';
 import { builtinSimulatorUrl } from './default-config.js';
 
-export const providerTypes = ['openai', 'openai-compatible', 'anthropic', 'gemini', 'bedrock', 'vertex', 'azure'] as const;
+export const providerTypes = ['openai', 'openai-compatible', 'anthropic', 'gemini', 'bedrock', 'vertex', 'azure', 'minimax'] as const;
 
 /**
  * Checked at load: without its scheme (`api.example.com/v1`, `localhost:11434`) a URL would pass as
@@ -91,6 +91,7 @@ const kindFields: Readonly<Record<(typeof providerTypes)[number], readonly strin
   bedrock: ['region', 'access_key_id', 'secret_access_key', 'session_token'],
   vertex: ['project', 'location', 'credentials_file'],
   azure: ['api_version'],
+  minimax: [],
 };
 
 function cloudFieldOwners(field: string): string {

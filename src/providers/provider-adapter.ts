@@ -12,7 +12,7 @@ import type {
   VideoGenerationRequest,
 } from '../ir/index.js';
 
-export type ProviderKind = 'openai' | 'openai-compatible' | 'anthropic' | 'gemini' | 'bedrock' | 'vertex' | 'azure';
+export type ProviderKind = 'openai' | 'openai-compatible' | 'anthropic' | 'gemini' | 'bedrock' | 'vertex' | 'azure' | 'minimax';
 
 /** AWS Bedrock Runtime: the region, and a credential when the default chain is not used. */
 export interface BedrockSettings {
@@ -195,6 +195,15 @@ export interface UpstreamCall {
   readonly body?: string | Buffer;
 }
 
+/** A video variant as an upstream is asked whether it can make it: its shape and lengths. */
+export interface VideoVariantShape {
+  readonly mode: 'text-to-video' | 'image-to-video';
+  /** `768p`, as the model record writes it. */
+  readonly resolution: string;
+  readonly aspectRatio: string;
+  readonly seconds: readonly number[];
+}
+
 /**
  * Running video jobs upstream: submit, poll until done, and say where the content is. The gateway
  * keeps the job and makes the calls; the adapter only builds them and reads their answers.
@@ -209,6 +218,19 @@ export interface VideoGeneration {
    * finished job whose output was withheld (a safety filter) is `failed` with the reason.
    */
   decodePoll(body: unknown, headers: Readonly<Record<string, string>>, target: UpstreamTarget): UpstreamVideoState;
+  /**
+   * Present where a poll's answer names the output by an id that one more call turns into a link
+   * (MiniMax's query answers a file id, its file retrieval the download URL): given a poll's
+   * answer, the call to make next, or undefined when the answer tells the state alone. The
+   * follow-up's answer is then what `decodePoll` reads.
+   */
+  buildPollFollowUp?(pollAnswer: unknown, target: UpstreamTarget): UpstreamCall | undefined;
+  /**
+   * Present where the upstream makes only some shapes and lengths of a model: why it cannot make
+   * this variant of `upstreamModel` (undefined when it can). Every route's variants are checked at
+   * start, so a config selling what the route cannot make is refused there, not per job.
+   */
+  refuseVariant?(variant: VideoVariantShape, upstreamModel: string): string | undefined;
   /** Present where the upstream can stop a job before it finishes. */
   buildCancel?(upstreamJobId: string, target: UpstreamTarget): UpstreamCall;
   /** Present where the upstream remixes a finished video; its answer is read with `decodeSubmit`. */

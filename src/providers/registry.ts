@@ -2,6 +2,7 @@ import type { FormatName } from '../ir/format-name.js';
 import { anthropicAdapter } from './anthropic/index.js';
 import { converseOnBedrockAdapter, createClaudeOnBedrockAdapter, isAnthropicModelId } from './bedrock/index.js';
 import { geminiAdapter } from './gemini/index.js';
+import { miniMaxAdapter } from './minimax/index.js';
 import { createAzureAdapter, createOpenAIChatAdapter, openAIResponsesAdapter } from './openai/index.js';
 import type { ProviderAdapter, ProviderKind, UpstreamTarget } from './provider-adapter.js';
 import { vertexAdapterFor } from './vertex/index.js';
@@ -39,6 +40,7 @@ const adaptersByKind: Readonly<Record<ProviderKind, ProviderAdapter>> = {
   bedrock: claudeOnBedrock,
   // Gemini's, for what every Vertex provider shares; each call's adapter is chosen by its model.
   vertex: vertexAdapterFor({ model: '' }),
+  minimax: miniMaxAdapter,
 };
 
 /** The adapter for a kind of upstream, for what every upstream of that kind shares (its API root). */

@@ -4,3 +4,4 @@ export { handleImagenPredict } from './images/imagen-predict-endpoint.js';
 export { handleImageEdit, handleImageGeneration } from './images/openai-images-endpoint.js';
 export { handleOpenAiVideos } from './videos/openai-videos-endpoint.js';
 export { handleVeo } from './videos/veo-endpoint.js';
+export { handleMiniMaxVideo } from './minimax/minimax-video-endpoint.js';

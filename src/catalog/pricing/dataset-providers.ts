@@ -27,6 +27,8 @@ const datasetProviders: Readonly<Record<ProviderKind, DatasetProvider | undefine
   bedrock: { id: 'aws', cloud: true },
   vertex: { id: 'google', cloud: true },
   azure: { id: 'azure', cloud: true },
+  // The dataset prices tokens; MiniMax's video is priced per second by the model's variants.
+  minimax: undefined,
 };
 
 /** The dataset provider of a provider kind (a string: any kind, known or not); undefined for a kind the dataset cannot price. */

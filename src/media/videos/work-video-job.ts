@@ -75,7 +75,10 @@ export async function workVideoJob(job: VideoJobRecord, context: VideoWorkContex
   let state: UpstreamVideoState;
   try {
     const answer = await callVideoUpstream(route.adapter, route.route.target, route.videos.buildPoll(job.upstreamJobId, route.route.target), context.timeoutMs);
-    state = route.videos.decodePoll(answer.body, answer.headers, route.route.target);
+    // An upstream that names its output by id is asked once more, at each poll, for a fresh link.
+    const followUp = route.videos.buildPollFollowUp?.(answer.body, route.route.target);
+    const read = followUp === undefined ? answer : await callVideoUpstream(route.adapter, route.route.target, followUp, context.timeoutMs);
+    state = route.videos.decodePoll(read.body, read.headers, route.route.target);
   } catch (error) {
     const failure = toGatewayError(error);
     if (!failure.retryable && isFinalPollFailure(failure.status)) {
