@@ -31,8 +31,7 @@ export function miniMaxBusinessError(base: BaseResponse): GatewayError {
   const upstreamType = `minimax_${base.statusCode}`;
   switch (base.statusCode) {
     case 1002:
-    case 1039:
-      return upstreamStatusError(429, `MiniMax rate-limited the call (${base.statusCode}${said}).`, { upstreamType });
+      return upstreamStatusError(429, `MiniMax rate-limited the call (1002${said}).`, { upstreamType });
     case 1001:
       return upstreamStatusError(504, `MiniMax timed out (1001${said}).`, { upstreamType });
     case 1004:
