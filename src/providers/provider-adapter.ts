@@ -231,6 +231,12 @@ export interface VideoGeneration {
    * start, so a config selling what the route cannot make is refused there, not per job.
    */
   refuseVariant?(variant: VideoVariantShape, upstreamModel: string): string | undefined;
+  /**
+   * Present where content links need other headers than the provider's own: MiniMax's are signed
+   * storage links, which need none, and must not be handed its key. Absent: the provider's
+   * `upstreamHeaders`, credential included, go to the link's origin.
+   */
+  contentHeaders?(target: UpstreamTarget): Record<string, string>;
   /** Present where the upstream can stop a job before it finishes. */
   buildCancel?(upstreamJobId: string, target: UpstreamTarget): UpstreamCall;
   /** Present where the upstream remixes a finished video; its answer is read with `decodeSubmit`. */

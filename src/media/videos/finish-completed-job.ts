@@ -26,7 +26,7 @@ export function videoContentKey(jobId: string, variant: VideoJobContentVariant):
  */
 export async function finishCompletedJob(job: VideoJobRecord, route: VideoRoute, state: Completed, context: VideoWorkContext, retryLater: () => Promise<void>): Promise<void> {
   const expiresAt = new Date(context.now().getTime() + context.contentTtlSeconds * 1000);
-  const headers = route.adapter.upstreamHeaders(route.route.target, {});
+  const headers = route.videos.contentHeaders?.(route.route.target) ?? route.adapter.upstreamHeaders(route.route.target, {});
   const contents: Partial<Record<VideoJobContentVariant, string>> = {};
   let measured: number | undefined;
   const stopRenewing = keepLease(job.id, context);

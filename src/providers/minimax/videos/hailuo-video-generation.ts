@@ -60,5 +60,8 @@ export const hailuoVideoGeneration: VideoGeneration = {
     return { method: 'GET', url: `${miniMaxRoot(target)}/v1/files/retrieve?file_id=${encodeURIComponent(fileId)}`, headers: miniMaxGetHeaders(target) };
   },
   decodePoll: (body) => decodeHailuoTask(body),
+  // The link is signed and points at storage, not at MiniMax: neither its key nor the operator's
+  // headers for MiniMax go there.
+  contentHeaders: () => ({}),
   refuseVariant: refuseHailuoVariant,
 };
