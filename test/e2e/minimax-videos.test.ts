@@ -54,6 +54,7 @@ afterAll(async () => {
 beforeEach(() => {
   minimax.hold = false;
   minimax.balanceExhausted = false;
+  minimax.expireNextLinks = 0;
 });
 
 async function ledgerEntriesOf(jobId: string): Promise<LedgerEntry[]> {
@@ -106,6 +107,19 @@ describe('MiniMax Hailuo videos', () => {
     expect(Math.abs(probed.durationSeconds - 6)).toBeLessThan(0.1);
     // 6 s × $0.045 = $0.27.
     expect(await ledgerEntriesOf(created.id)).toMatchObject([{ provider: 'minimax', upstreamModel: 'MiniMax-Hailuo-02', videoSeconds: 6, costNanoUsd: 270_000_000n }]);
+  });
+
+  it('asks MiniMax for a fresh link when the one it named has expired before the download', async () => {
+    minimax.expireNextLinks = 1;
+    const created = await create({ prompt: 'a red kite', seconds: '6', size: '1920x1080' });
+    expect((await pollUntilDone(client, created.id)).video.status).toBe('completed');
+    const task = [...minimax.tasks.values()].at(-1);
+    const fetched = minimax.cdn.requests.filter((request) => request.path.includes(`/${task?.fileId ?? ''}/`));
+    expect(fetched.map((request) => request.answer.status)).toEqual([403, 200]);
+    expect(minimax.api.requests.filter((request) => request.path === `/v1/files/retrieve?file_id=${task?.fileId ?? ''}`)).toHaveLength(2);
+    const probed = await ffprobe(Buffer.from(await (await client.videos.downloadContent(created.id)).arrayBuffer()));
+    expect(probed).toMatchObject({ width: 1920, height: 1080 });
+    expect(await ledgerEntriesOf(created.id)).toMatchObject([{ videoSeconds: 6, costNanoUsd: 480_000_000n }]);
   });
 
   it('sends the client’s image as a data URI first frame', async () => {

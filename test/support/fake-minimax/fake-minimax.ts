@@ -41,6 +41,8 @@ export interface FakeMiniMax {
   /** The account cannot pay: submits are refused with 1008. */
   balanceExhausted: boolean;
   queriesUntilDone: number;
+  /** The next this many links are handed out already expired (a gateway that came back too late to use them). */
+  expireNextLinks: number;
   /** Moves the fake's clock on. */
   advance(milliseconds: number): void;
   close(): Promise<void>;
@@ -99,6 +101,7 @@ export async function startFakeMiniMax(options: FakeMiniMaxOptions = {}): Promis
     hold: false,
     balanceExhausted: false,
     queriesUntilDone: options.queriesUntilDone ?? 3,
+    expireNextLinks: 0,
   };
 
   function submitTask(request: ReceivedRequest): Reply {
@@ -138,7 +141,9 @@ export async function startFakeMiniMax(options: FakeMiniMaxOptions = {}): Promis
     const video = videoOf(task);
     const day = new Date(task.finishedAt).toISOString().slice(0, 10);
     const path = `/inference_output/video/${day}/${task.fileId}/output.mp4`;
-    const expires = Math.floor((now() + lifetimeMs) / 1000);
+    const expired = state.expireNextLinks > 0;
+    if (expired) state.expireNextLinks -= 1;
+    const expires = Math.floor((expired ? now() - 1000 : now() + lifetimeMs) / 1000);
     const link = `${cdn.url}${path}?Expires=${expires}&OSSAccessKeyId=LTAIfakeminimax&Signature=${sign(path, expires)}`;
     links.push(link);
     const file = { file_id: Number(task.fileId), bytes: video?.length ?? 0, created_at: Math.floor(task.finishedAt / 1000), filename: 'output.mp4', purpose: 'video_generation', download_url: link };
@@ -197,6 +202,12 @@ export async function startFakeMiniMax(options: FakeMiniMaxOptions = {}): Promis
     },
     set queriesUntilDone(value) {
       state.queriesUntilDone = value;
+    },
+    get expireNextLinks() {
+      return state.expireNextLinks;
+    },
+    set expireNextLinks(value) {
+      state.expireNextLinks = value;
     },
     advance: (milliseconds) => void (offset += milliseconds),
     close: async () => {
