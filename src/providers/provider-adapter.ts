@@ -15,7 +15,7 @@ import type {
   VideoGenerationRequest,
 } from '../ir/index.js';
 
-export type ProviderKind = 'openai' | 'openai-compatible' | 'anthropic' | 'gemini' | 'bedrock' | 'vertex' | 'azure' | 'bfl' | 'runway' | 'fal' | 'replicate';
+export type ProviderKind = 'openai' | 'openai-compatible' | 'anthropic' | 'gemini' | 'bedrock' | 'vertex' | 'azure' | 'bfl' | 'runway' | 'fal' | 'replicate' | 'minimax';
 
 /** AWS Bedrock Runtime: the region, and a credential when the default chain is not used. */
 export interface BedrockSettings {
@@ -258,10 +258,10 @@ export interface VideoGeneration {
    */
   credentialedContentHost?(url: URL, target: UpstreamTarget): boolean;
   /**
-   * Present where a finished job's outcome is a call of its own (fal's `response_url`): `decodePoll`
-   * answers `finished`, then the worker makes this call. Its answer — an error status included,
-   * since that is how such an upstream tells a failed job — is the job's state; a 5xx or 429 is
-   * retried at the next poll instead.
+   * Present where a finished job's outcome is a call of its own (fal's `response_url`, MiniMax's
+   * file retrieval): `decodePoll` answers `finished`, then the worker makes this call. Its answer —
+   * an error status included, since that is how such an upstream tells a failed job — is the job's
+   * state; a 5xx or 429 is retried at the next poll instead.
    */
   readonly result?: VideoResultCall;
   /**
@@ -279,7 +279,8 @@ export interface VideoGeneration {
 
 /** The call that reads a finished job's outcome, and how its answer (of any status) is read. */
 export interface VideoResultCall {
-  build(upstreamJobId: string, target: UpstreamTarget): UpstreamCall;
+  /** The call about `resultId`: the finished state's `resultId`, else the job's upstream id. */
+  build(resultId: string, target: UpstreamTarget): UpstreamCall;
   decode(status: number, body: unknown, target: UpstreamTarget): Exclude<UpstreamVideoState, { status: 'finished' }>;
 }
 

@@ -4,6 +4,7 @@ import { bedrockImageFamily, converseOnBedrockAdapter, createClaudeOnBedrockAdap
 import { bflAdapter } from './bfl/index.js';
 import { falAdapter } from './fal/index.js';
 import { geminiAdapter } from './gemini/index.js';
+import { miniMaxAdapter } from './minimax/index.js';
 import { createAzureAdapter, createOpenAIChatAdapter, openAIResponsesAdapter } from './openai/index.js';
 import type { ProviderAdapter, ProviderKind, UpstreamTarget } from './provider-adapter.js';
 import { runwayAdapter } from './runway/index.js';
@@ -47,6 +48,7 @@ const adaptersByKind: Readonly<Record<ProviderKind, ProviderAdapter>> = {
   runway: runwayAdapter,
   fal: falAdapter,
   replicate: replicateAdapter,
+  minimax: miniMaxAdapter,
 };
 
 /** The adapter for a kind of upstream, for what every upstream of that kind shares (its API root). */

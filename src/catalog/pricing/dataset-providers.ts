@@ -35,6 +35,8 @@ const datasetProviders: Readonly<Record<ProviderKind, DatasetProvider | undefine
   fal: undefined,
   // Media on Replicate is priced per variant in the model's config; the dataset prices tokens.
   replicate: undefined,
+  // The dataset prices tokens; MiniMax's video is priced per second by the model's variants.
+  minimax: undefined,
 };
 
 /** The dataset provider of a provider kind (a string: any kind, known or not); undefined for a kind the dataset cannot price. */
