@@ -7,7 +7,7 @@ import { startScriptedUpstream, type ScriptedUpstream } from '../../../test/supp
 import { geminiAdapter } from '../../providers/gemini/index.js';
 import type { ProviderAdapter, UpstreamTarget } from '../../providers/provider-adapter.js';
 import { LocalDirectoryContentStore } from '../content-store/local-directory-content-store.js';
-import { downloadVideoContent, type DownloadTarget } from './download-video-content.js';
+import { carriesCredential, downloadVideoContent, type DownloadTarget } from './download-video-content.js';
 
 const mp4 = readFixtureBytes('generated/upstream-video-320x180-4s.mp4');
 const credential = { 'x-goog-api-key': 'provider-secret', 'x-operator-header': 'operator-value' };
@@ -66,5 +66,16 @@ describe('the provider credential on a content download', () => {
   it('goes to a host the adapter claims for it, as Vertex claims Cloud Storage', async () => {
     await download(`${storage.url}/storage/v1/b/bucket/o/video.mp4?alt=media`, adapterClaiming(true));
     expect(storage.requests[0]?.headers).toMatchObject(credential);
+  });
+});
+
+describe('which hosts are the provider’s own', () => {
+  it('counts the vendor’s public API origin with the configured one, so a proxied provider’s file links still reach its API', () => {
+    const proxied: UpstreamTarget = { providerName: 'google', kind: 'gemini', baseUrl: 'https://proxy.example.com/google', apiKey: 'k', model: 'veo-3.0-generate-001' };
+    const own = (url: string) => carriesCredential(new URL(url), geminiAdapter, proxied);
+    expect(own('https://proxy.example.com/v1beta/files/abc:download')).toBe(true);
+    expect(own('https://generativelanguage.googleapis.com/v1beta/files/abc:download?alt=media')).toBe(true);
+    expect(own('https://storage.googleapis.com/bucket/video.mp4')).toBe(false);
+    expect(own('https://generativelanguage.googleapis.com.example.com/v1beta/files/abc')).toBe(false);
   });
 });

@@ -49,13 +49,16 @@ function dispatcherFor(url: URL, providerOrigin: string, insideAllowed: boolean)
 
 /**
  * Whether a content URL gets the provider's headers and authorization: on the provider's own API
- * origin (its configured root) only, or on a host its adapter claims for the same credential
- * (Vertex's Cloud Storage). Whoever named the link, a vendor's CDN or signed storage gets nothing,
- * since a link that needs no credential must not receive one.
+ * origin only — its configured root, or the vendor's public one (a Gemini file link names Google's
+ * API even when the provider is reached through a proxy) — or on a host its adapter claims for the
+ * same credential (Vertex's Cloud Storage). Whoever named the link, a vendor's CDN or signed
+ * storage gets nothing, since a link that needs no credential must not receive one.
  */
-function carriesCredential(url: URL, target: DownloadTarget, providerOrigin: string): boolean {
-  if (url.origin === providerOrigin) return true;
-  return target.adapter.videos?.credentialedContentHost?.(url, target.upstream) === true;
+export function carriesCredential(url: URL, adapter: ProviderAdapter, upstream: UpstreamTarget): boolean {
+  if (url.origin === new URL(upstream.baseUrl).origin) return true;
+  const publicRoot = adapter.apiRoot.defaultBaseUrl;
+  if (publicRoot !== undefined && url.origin === new URL(publicRoot).origin) return true;
+  return adapter.videos?.credentialedContentHost?.(url, upstream) === true;
 }
 
 /**
@@ -70,7 +73,7 @@ async function fetchFollowingRedirects(target: DownloadTarget, signal: AbortScop
   for (let hop = 0; hop <= maxRedirects; hop++) {
     const parsed = new URL(url);
     const dispatcher = dispatcherFor(parsed, providerOrigin, insideAllowed);
-    const withCredential = carriesCredential(parsed, target, providerOrigin);
+    const withCredential = carriesCredential(parsed, target.adapter, target.upstream);
     const call = {
       method: 'GET' as const,
       url,
