@@ -251,8 +251,8 @@ export interface VideoGeneration {
   buildRemix?(upstreamJobId: string, prompt: string, target: UpstreamTarget): UpstreamCall;
   /**
    * Content links are fetched with the provider's headers and authorization only on the provider's
-   * own API origin (its configured root): a link on any other host (a vendor's CDN, signed storage)
-   * gets nothing of the provider's, even when the upstream named it. Present where the upstream's
+   * own API origin (its configured root, or the vendor's public one): a link on any other host (a
+   * vendor's CDN, signed storage) gets nothing of the provider's, even when the upstream named it. Present where the upstream's
    * content lives on another host that wants the same credential (Vertex's Cloud Storage reads
    * take the OAuth2 token): whether this content URL is one.
    */
