@@ -31,7 +31,7 @@ const governanceSiblings = [['../rate-limits', '../rate-limits/*', '../budgets',
 const redisMessage = 'redis/ is plain infrastructure (a connection, scripts, outage handling): it imports no part of the gateway but its settings, logger and errors, so every part that shares state through Redis builds on it, never the reverse.';
 const redisOutside = [['../*', '!../config', '!../config/*', '!../logging', '!../logging/*', '!../errors', '!../errors/*'], redisMessage];
 const vendorMessage = 'A vendor\'s folder under providers/ never imports another vendor\'s: what two vendors share lives at providers/\'s root, so a vendor can be added or removed as one folder.';
-const vendorFolders = ['openai', 'anthropic', 'gemini', 'bedrock', 'bfl', 'runway', 'fal'];
+const vendorFolders = ['openai', 'anthropic', 'gemini', 'bedrock', 'bfl', 'runway', 'fal', 'replicate', 'minimax'];
 // Cloud platforms host several vendors' models and build on their folders; a vendor never imports a platform.
 const platformFolders = ['vertex'];
 const otherVendors = (own) => [[...vendorFolders, ...platformFolders].filter((name) => name !== own).flatMap((name) => [`**/providers/${name}`, `**/providers/${name}/**`, `../${name}`, `../${name}/**`, `../../${name}`, `../../${name}/**`]), vendorMessage];

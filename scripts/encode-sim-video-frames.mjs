@@ -13,7 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const allSizes = ['1280x720', '720x1280', '1920x1080', '1080x1920', '1792x1024', '1024x1792', '1104x832', '832x1104', '960x960', '1584x672'];
+const allSizes = ['1280x720', '720x1280', '1920x1080', '1080x1920', '1792x1024', '1024x1792', '1104x832', '832x1104', '960x960', '1584x672', '1366x768', '912x512'];
 // Sizes named on the command line are encoded alone, so adding one leaves the others' modules as they are.
 const sizes = process.argv.length > 2 ? process.argv.slice(2) : allSizes;
 const framesPerSecond = 12;

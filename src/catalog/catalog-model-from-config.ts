@@ -2,7 +2,7 @@ import type { GatewayConfig, ModelConfig, ProviderConfig } from '../config/confi
 import { ConfigError } from '../config/load-config.js';
 import { builtinSimulatorUrl } from '../config/default-config.js';
 import type { UpstreamTarget } from '../providers/provider-adapter.js';
-import { adapterFor, adapterForKind } from '../providers/registry.js';
+import { adapterForKind } from '../providers/registry.js';
 import type { CatalogModel, CatalogOptions, CatalogRoute } from './model-catalog.js';
 import { assertInputMapsTaken, assertRoutesExpressVariants, knownUpstreamVideoModel } from './check-video-routes.js';
 import { buildPriceSchedule } from './pricing/build-price-schedule.js';
@@ -61,7 +61,6 @@ export function catalogModelFromConfig(model: ModelConfig, where: string, config
     assertRoutesExpressVariants(model, where, routes, resolved.record);
     const prices = schedule(where, () => buildPriceSchedule(configuredPrices, resolved.variantPrices, 'video'));
     const video: VideoModelRecord = resolved.record;
-    assertRoutesMake(video, routes, where);
     const callable = reachable && sellableVariants(video, priceAt(prices, now)).length > 0;
     return { ...base, ownedBy: model.owned_by ?? builtin?.ownedBy ?? routeOwner(model), created: createdAt(prices, now), callable, prices, video };
   }
@@ -73,18 +72,6 @@ export function catalogModelFromConfig(model: ModelConfig, where: string, config
   const prices = schedule(where, () => buildPriceSchedule(configuredPrices, defaults, 'text'));
   const pricedRoutes = schedule(where, () => withRouteTokenPrices(routes, model.id, configuredPrices, defaults, options.tokenPriceDefaults));
   return { ...base, routes: pricedRoutes, ownedBy: model.owned_by ?? routeOwner(model), created: createdAt(prices, now), callable: reachable, prices };
-}
-
-/** Every variant sold must be one each route's upstream can make, where the upstream says what it makes. */
-function assertRoutesMake(video: VideoModelRecord, routes: readonly CatalogRoute[], where: string): void {
-  for (const route of routes) {
-    const check = adapterFor(route.target).videos?.checkVariant;
-    if (check === undefined) continue;
-    video.variants.forEach((variant, index) => {
-      const refusal = check(variant, route.target);
-      if (refusal !== undefined) throw new ConfigError(`${where}.video.variants[${index}]: ${refusal} (the route to provider "${route.target.providerName}")`);
-    });
-  }
 }
 
 /** The settings of a cloud kind, carried on its targets for its adapter. */

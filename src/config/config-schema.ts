@@ -5,7 +5,7 @@ import { databaseSchema } from './database-schema.js';
 import { routingSchema } from './routing-schema.js';
 import { builtinSimulatorUrl } from './default-config.js';
 
-export const providerTypes = ['openai', 'openai-compatible', 'anthropic', 'gemini', 'bedrock', 'vertex', 'azure', 'bfl', 'runway', 'fal'] as const;
+export const providerTypes = ['openai', 'openai-compatible', 'anthropic', 'gemini', 'bedrock', 'vertex', 'azure', 'bfl', 'runway', 'fal', 'replicate', 'minimax'] as const;
 
 /**
  * Checked at load: without its scheme (`api.example.com/v1`, `localhost:11434`) a URL would pass as
@@ -96,6 +96,8 @@ const kindFields: Readonly<Record<(typeof providerTypes)[number], readonly strin
   bfl: [],
   runway: [],
   fal: [],
+  replicate: [],
+  minimax: [],
 };
 
 function cloudFieldOwners(field: string): string {

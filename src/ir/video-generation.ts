@@ -55,9 +55,12 @@ export type UpstreamVideoState =
   | {
       /**
        * The upstream is done, but says how only when asked again: its outcome is read with the
-       * adapter's `result` call (fal's `response_url`, which answers the video or the failure).
+       * adapter's `result` call (fal's `response_url`, which answers the video or the failure;
+       * MiniMax's file retrieval, which answers the video's link).
        */
       readonly status: 'finished';
+      /** What the result call asks about where it is not the job's own id (MiniMax's file id). */
+      readonly resultId?: string;
     };
 
 /** The upstream's answer to a submit (or a remix): its id for the job, and its state when told. */

@@ -13,10 +13,9 @@ import type {
   UpstreamImageJobState,
   UpstreamVideoState,
   VideoGenerationRequest,
-  VideoMode,
 } from '../ir/index.js';
 
-export type ProviderKind = 'openai' | 'openai-compatible' | 'anthropic' | 'gemini' | 'bedrock' | 'vertex' | 'azure' | 'bfl' | 'runway' | 'fal';
+export type ProviderKind = 'openai' | 'openai-compatible' | 'anthropic' | 'gemini' | 'bedrock' | 'vertex' | 'azure' | 'bfl' | 'runway' | 'fal' | 'replicate' | 'minimax';
 
 /** AWS Bedrock Runtime: the region, and a credential when the default chain is not used. */
 export interface BedrockSettings {
@@ -233,18 +232,9 @@ export interface UpstreamCall {
   readonly body?: string | Buffer;
 }
 
-/** A variant a model sells, as an upstream is asked whether it can make it. */
-export interface VideoVariantAsked {
-  readonly mode: VideoMode;
-  /** `WxH`. */
-  readonly size: string;
-  readonly seconds: readonly number[];
-}
-
 /**
  * Running video jobs upstream: submit, poll until done, and say where the content is. The gateway
  * keeps the job and makes the calls; the adapter only builds them and reads their answers.
- * Content URLs are fetched with `upstreamHeaders`, so the provider's key never leaves the gateway.
  */
 export interface VideoGeneration {
   buildSubmit(request: VideoGenerationRequest, target: UpstreamTarget): UpstreamCall;
@@ -260,29 +250,25 @@ export interface VideoGeneration {
   /** Present where the upstream remixes a finished video; its answer is read with `decodeSubmit`. */
   buildRemix?(upstreamJobId: string, prompt: string, target: UpstreamTarget): UpstreamCall;
   /**
-   * True where content URLs are signed links on another host (Runway's CDN) that need no
-   * credential: they are fetched without the provider's headers or authorization, so its key
-   * never reaches that host. Absent, the content URL's own origin gets them (Vertex's Cloud
-   * Storage reads need the same token).
+   * Content links are fetched with the provider's headers and authorization only on the provider's
+   * own API origin (its configured root, or the vendor's public one): a link on any other host (a
+   * vendor's CDN, signed storage) gets nothing of the provider's, even when the upstream named it. Present where the upstream's
+   * content lives on another host that wants the same credential (Vertex's Cloud Storage reads
+   * take the OAuth2 token): whether this content URL is one.
    */
-  readonly signedContentUrls?: boolean;
+  credentialedContentHost?(url: URL, target: UpstreamTarget): boolean;
   /**
-   * Why this upstream cannot make a variant (a size or length its model does not take), or
-   * undefined. Asked of every variant of a model routed here when the config is loaded, so a model
-   * never sells what its route cannot make; absent where the upstream's own answer is the judge.
-   */
-  checkVariant?(variant: VideoVariantAsked, target: UpstreamTarget): string | undefined;
-  /**
-   * Present where a finished job's outcome is a call of its own (fal's `response_url`): `decodePoll`
-   * answers `finished`, then the worker makes this call. Its answer — an error status included,
-   * since that is how such an upstream tells a failed job — is the job's state; a 5xx or 429 is
-   * retried at the next poll instead.
+   * Present where a finished job's outcome is a call of its own (fal's `response_url`, MiniMax's
+   * file retrieval): `decodePoll` answers `finished`, then the worker makes this call. Its answer —
+   * an error status included, since that is how such an upstream tells a failed job — is the job's
+   * state; a 5xx or 429 is retried at the next poll instead.
    */
   readonly result?: VideoResultCall;
   /**
-   * The variants this upstream model can be asked for, as the route configures it (a model it knows
-   * by id, or the route's `input` map): each problem names the config field to change. Absent:
-   * anything the record sells can be asked for.
+   * What of the variants its model sells this route cannot ask its upstream for, as the route
+   * configures it (a model the kind knows by id, the route's `input` map): each problem names the
+   * route's field to change. Asked of every video route when the config is loaded, so a model never
+   * sells what a route would send as something else. Absent: anything the record sells can be asked.
    */
   checkRoute?(target: UpstreamTarget, variants: readonly VideoVariantShape[]): readonly RouteProblem[];
   /** A model this kind knows by its upstream id (its variants and list prices), in the config's own shape. */
@@ -293,7 +279,8 @@ export interface VideoGeneration {
 
 /** The call that reads a finished job's outcome, and how its answer (of any status) is read. */
 export interface VideoResultCall {
-  build(upstreamJobId: string, target: UpstreamTarget): UpstreamCall;
+  /** The call about `resultId`: the finished state's `resultId`, else the job's upstream id. */
+  build(resultId: string, target: UpstreamTarget): UpstreamCall;
   decode(status: number, body: unknown, target: UpstreamTarget): Exclude<UpstreamVideoState, { status: 'finished' }>;
 }
 

@@ -4,9 +4,11 @@ import { bedrockImageFamily, converseOnBedrockAdapter, createClaudeOnBedrockAdap
 import { bflAdapter } from './bfl/index.js';
 import { falAdapter } from './fal/index.js';
 import { geminiAdapter } from './gemini/index.js';
+import { miniMaxAdapter } from './minimax/index.js';
 import { createAzureAdapter, createOpenAIChatAdapter, openAIResponsesAdapter } from './openai/index.js';
 import type { ProviderAdapter, ProviderKind, UpstreamTarget } from './provider-adapter.js';
 import { runwayAdapter } from './runway/index.js';
+import { replicateAdapter } from './replicate/index.js';
 import { vertexAdapterFor } from './vertex/index.js';
 
 /** The same adapter, passing through more client formats because the upstream serves them too. */
@@ -45,6 +47,8 @@ const adaptersByKind: Readonly<Record<ProviderKind, ProviderAdapter>> = {
   bfl: bflAdapter,
   runway: runwayAdapter,
   fal: falAdapter,
+  replicate: replicateAdapter,
+  minimax: miniMaxAdapter,
 };
 
 /** The adapter for a kind of upstream, for what every upstream of that kind shares (its API root). */

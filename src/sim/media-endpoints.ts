@@ -6,3 +6,4 @@ export { handleFalQueue } from './fal/fal-queue-endpoint.js';
 export { handleOpenAiVideos } from './videos/openai-videos-endpoint.js';
 export { handleVeo } from './videos/veo-endpoint.js';
 export { handleVertexVeo } from './videos/vertex-veo-endpoint.js';
+export { handleMiniMaxVideo } from './minimax/minimax-video-endpoint.js';

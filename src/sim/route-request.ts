@@ -13,6 +13,7 @@ import { asksForImageOutput } from './images/asks-for-image-output.js';
 import { loadCloudEndpoints } from './load-cloud-endpoints.js';
 import { loadMediaEndpoints } from './load-media-endpoints.js';
 import { loadRunwayEndpoints } from './load-runway-endpoints.js';
+import { loadReplicatePredictions, replicatePath } from './replicate/load-replicate-predictions.js';
 import { inputTokensFor } from './plan-reply.js';
 import { readJsonBody } from './read-json-body.js';
 import { sendJson } from './send-json.js';
@@ -28,6 +29,9 @@ const cloudPath = /^\/model\/|^\/v1\/projects\//;
 const runwayPath = /^\/v1\/(?:text_to_video|image_to_video|tasks\/)|^\/sim-runway-output\//;
 /** Every path the video endpoints may answer (OpenAI's jobs, Veo's operations and downloads, fal's queue), and a few they decline. */
 const videoPath = /^\/v1\/videos(?:\/|$)|^\/v1beta\/(?:models\/[^/]+(?::predictLongRunning$|\/operations\/)|files\/)|^\/sim-storage\/|^\/fal\//;
+
+/** MiniMax's video paths and the simulator's downloads of them. */
+const miniMaxPath = /^\/v1\/(?:video_generation|query\/video_generation|files\/retrieve)$|^\/sim-minimax-files\//;
 
 export async function routeRequest(request: IncomingMessage, response: ServerResponse, state: SimulatorState): Promise<void> {
   const url = new URL(request.url ?? '/', 'http://sim.invalid');
@@ -63,6 +67,8 @@ export async function routeRequest(request: IncomingMessage, response: ServerRes
     if (await (await loadBflEndpoint()).handleBfl(method, url, request, response)) return;
   }
   if (runwayPath.test(url.pathname) && (await (await loadRunwayEndpoints()).handleRunway(method, url, request, response))) return;
+  if (replicatePath.test(url.pathname) && (await (await loadReplicatePredictions()).handleReplicatePredictions(method, url, request, response))) return;
+  if (miniMaxPath.test(url.pathname) && (await (await loadMediaEndpoints()).handleMiniMaxVideo(method, url, request, response))) return;
   if (videoPath.test(url.pathname)) {
     const media = await loadMediaEndpoints();
     if ((await media.handleOpenAiVideos(method, url, request, response)) || (await media.handleVeo(method, url, request, response)) || (await media.handleFalQueue(method, url, request, response))) return;

@@ -1,7 +1,6 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +8,8 @@ import { encodedSecondFor } from '../../src/sim/videos/encoded-second.js';
 import { muxMp4 } from '../../src/sim/videos/mux-mp4.js';
 import { startFakeFal, type FakeFal } from '../support/fake-fal/fake-fal.js';
 import { ffprobe } from '../support/ffprobe.js';
-import { spawnGateway, zeroConfigEnvironment, type SpawnedGateway } from '../support/spawned-gateway.js';
+import { assertBuilt, killOutright, serveConfigFile } from '../support/serve-config-file.js';
+import type { SpawnedGateway } from '../support/spawned-gateway.js';
 import { pollUntilDone, quickVideoSettings } from '../support/video-jobs.js';
 
 /**
@@ -17,8 +17,6 @@ import { pollUntilDone, quickVideoSettings } from '../support/video-jobs.js';
  * has the request queued, a new process on the same SQLite database takes the job over (once the
  * dead one's lease runs out), reads fal's result once the request completes, and charges it once.
  */
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const bin = path.join(root, 'bin', 'switchyard.js');
 const endpoint = 'fal-ai/kling-video/v2.1/master/text-to-video';
 
 let fal: FakeFal;
@@ -27,7 +25,7 @@ let configFile: string;
 let video: Buffer;
 
 beforeAll(async () => {
-  if (!existsSync(path.join(root, 'dist', 'cli', 'main.js'))) throw new Error('run `npm run build` first (npm test does)');
+  assertBuilt();
   const encoded = await encodedSecondFor('1920x1080');
   if (encoded === undefined) throw new Error('no 1920x1080 frames');
   video = await muxMp4(encoded, 5);
@@ -51,11 +49,7 @@ afterAll(async () => {
 });
 
 function serve(): Promise<SpawnedGateway> {
-  return spawnGateway(process.execPath, [bin, 'serve', '--config', configFile, '--port', '0'], {
-    cwd: workDirectory,
-    env: zeroConfigEnvironment(),
-    urlPattern: /"url":"(http:\/\/[^"]+)"/,
-  });
+  return serveConfigFile(configFile, workDirectory);
 }
 
 describe('a fal job whose gateway is killed mid-job', () => {
@@ -70,8 +64,7 @@ describe('a fal job whose gateway is killed mid-job', () => {
     await new Promise((resolve) => setTimeout(resolve, 800));
     const request = [...fal.requests.values()].at(-1);
     expect(request?.polls).toBeGreaterThan(0);
-    first.process.kill('SIGKILL');
-    await new Promise((resolve) => first.process.once('exit', resolve));
+    await killOutright(first);
     if (request !== undefined) request.plan = { queuedPolls: 0, runningPolls: 1, outcome: { video } };
 
     const second = await serve();

@@ -1,12 +1,12 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeRunway, type FakeRunway } from '../support/fake-runway/index.js';
 import { ffprobe } from '../support/ffprobe.js';
-import { spawnGateway, zeroConfigEnvironment, type SpawnedGateway } from '../support/spawned-gateway.js';
+import { assertBuilt, killOutright, serveConfigFile } from '../support/serve-config-file.js';
+import type { SpawnedGateway } from '../support/spawned-gateway.js';
 import { pollUntilDone, quickVideoSettings } from '../support/video-jobs.js';
 
 /**
@@ -15,15 +15,13 @@ import { pollUntilDone, quickVideoSettings } from '../support/video-jobs.js';
  * task (no second submit), copies its output once and charges it once.
  */
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const bin = path.join(root, 'bin', 'switchyard.js');
 
 let runway: FakeRunway;
 let workDirectory: string;
 let configFile: string;
 
 beforeAll(async () => {
-  if (!existsSync(path.join(root, 'dist', 'cli', 'main.js'))) throw new Error('run `npm run build` first (npm test does)');
+  assertBuilt();
   runway = await startFakeRunway({ steps: ['PENDING', 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9] });
   workDirectory = mkdtempSync(path.join(tmpdir(), 'switchyard-runway-restart-'));
   configFile = path.join(workDirectory, 'switchyard.yaml');
@@ -43,11 +41,7 @@ afterAll(async () => {
 });
 
 function serve(): Promise<SpawnedGateway> {
-  return spawnGateway(process.execPath, [bin, 'serve', '--config', configFile, '--port', '0'], {
-    cwd: workDirectory,
-    env: zeroConfigEnvironment(),
-    urlPattern: /"url":"(http:\/\/[^"]+)"/,
-  });
+  return serveConfigFile(configFile, workDirectory);
 }
 
 describe('a served gateway killed mid-job on Runway', () => {
@@ -60,8 +54,7 @@ describe('a served gateway killed mid-job on Runway', () => {
       if (Date.now() > deadline) throw new Error('the task was never polled');
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    first.process.kill('SIGKILL');
-    await new Promise((resolve) => first.process.once('exit', resolve));
+    await killOutright(first);
 
     const second = await serve();
     try {

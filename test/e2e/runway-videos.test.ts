@@ -182,9 +182,9 @@ describe('a Runway model configured with variants Runway does not make', () => {
       providers: runwayProvider(runway),
       models: [{ id: 'square-clips', output_modality: 'video', routes: [{ provider: 'runway', model: 'gen4.5' }], video: { variants } }],
     });
-    await expect(startTestGateway(config([square]))).rejects.toThrow(/models\[0\]\.video\.variants\[0\]: Runway's gen4\.5 makes text-to-video at 1280x720, 720x1280, not 960x960/);
+    await expect(startTestGateway(config([square]))).rejects.toThrow(/models\[0\]\.routes\[0\]\.model: Runway's gen4\.5 makes text-to-video at 1280x720, 720x1280, not 960x960 \(variant text-to-video 720p 1:1\)/);
     const long = { mode: 'image-to-video', resolution: '720p', aspect_ratio: '16:9', size: '1280x720', seconds: [5, 12], usd_per_second: '0.12' };
-    await expect(startTestGateway(config([{ ...square, mode: 'image-to-video' }, long]))).rejects.toThrow(/models\[0\]\.video\.variants\[1\]: .*not 12/);
+    await expect(startTestGateway(config([{ ...square, mode: 'image-to-video' }, long]))).rejects.toThrow(/models\[0\]\.routes\[0\]\.model: .*not 12 \(variant image-to-video 720p 16:9\)/);
     expect(runway.calls).toHaveLength(0);
   });
 });

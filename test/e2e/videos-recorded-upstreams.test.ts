@@ -32,7 +32,7 @@ beforeAll(async () => {
     videos: quickVideoSettings,
     providers: {
       'openai-videos': { type: 'openai', base_url: `${openaiUpstream.url}/v1`, api_key: 'openai-upstream-secret' },
-      'google-videos': { type: 'gemini', base_url: veoUpstream.url, api_key: 'gemini-upstream-secret' },
+      'google-videos': { type: 'gemini', base_url: veoUpstream.url, api_key: 'gemini-upstream-secret', headers: { 'x-operator-header': 'operator-value' } },
     },
     models: [
       { id: 'sora-like', output_modality: 'video', routes: [{ provider: 'openai-videos', model: 'sora-2' }], video: { variants }, price: { effective_from: '2026-01-01' } },
@@ -136,6 +136,19 @@ describe('Veo on the Gemini API', () => {
     const probed = await ffprobe(Buffer.from(await (await client.videos.downloadContent(created.id)).arrayBuffer()));
     expect(Math.abs(probed.durationSeconds - 4)).toBeLessThan(0.1);
     expect(await ledgerEntriesOf(created.id)).toMatchObject([{ provider: 'google-videos', videoSeconds: 4, costNanoUsd: 1_600_000_000n }]);
+  });
+
+  it('a link the operation names on another host gets neither the key nor the configured headers', async () => {
+    // An upstream's answer may name any host; the provider's credential belongs to its API's origin alone.
+    veoReplies(readFixture('google/veo/cookbook-veo-rest.operation-done.json').replace('https://generativelanguage.googleapis.com/v1beta/files/qu4d28uipuqh:download', `${storage.url}/cdn/video.mp4`));
+    const created = await client.videos.create({ model: 'veo-fast', prompt: 'a cat on a drum', seconds: '4', size: '1280x720' });
+    const { video } = await pollUntilDone(client, created.id);
+    expect(video.status).toBe('completed');
+    expect(storage.requests.map((request) => request.path)).toEqual(['/cdn/video.mp4?alt=media']);
+    expect(storage.requests[0]?.headers['x-goog-api-key']).toBeUndefined();
+    expect(storage.requests[0]?.headers['x-operator-header']).toBeUndefined();
+    expect(veoUpstream.requests.every((request) => request.headers['x-operator-header'] === 'operator-value')).toBe(true);
+    expect(Buffer.from(await (await client.videos.downloadContent(created.id)).arrayBuffer()).equals(mp4)).toBe(true);
   });
 
   it('a filtered operation fails with the reason and costs nothing', async () => {

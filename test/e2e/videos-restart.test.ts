@@ -1,12 +1,12 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultConfig } from '../../src/config/default-config.js';
 import { ffprobe } from '../support/ffprobe.js';
-import { spawnGateway, zeroConfigEnvironment, type SpawnedGateway } from '../support/spawned-gateway.js';
+import { assertBuilt, killOutright, serveConfigFile } from '../support/serve-config-file.js';
+import type { SpawnedGateway } from '../support/spawned-gateway.js';
 import { pollUntilDone, quickVideoSettings } from '../support/video-jobs.js';
 
 /**
@@ -15,14 +15,12 @@ import { pollUntilDone, quickVideoSettings } from '../support/video-jobs.js';
  * serves the video. The simulator restarts with the gateway, as in a zero-config start.
  */
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const bin = path.join(root, 'bin', 'switchyard.js');
 
 let workDirectory: string;
 let configFile: string;
 
 beforeAll(() => {
-  if (!existsSync(path.join(root, 'dist', 'cli', 'main.js'))) throw new Error('run `npm run build` first (npm test does)');
+  assertBuilt();
   workDirectory = mkdtempSync(path.join(tmpdir(), 'switchyard-video-restart-'));
   configFile = path.join(workDirectory, 'switchyard.yaml');
   const config = {
@@ -39,11 +37,7 @@ afterAll(() => {
 });
 
 function serve(): Promise<SpawnedGateway> {
-  return spawnGateway(process.execPath, [bin, 'serve', '--config', configFile, '--port', '0'], {
-    cwd: workDirectory,
-    env: zeroConfigEnvironment(),
-    urlPattern: /"url":"(http:\/\/[^"]+)"/,
-  });
+  return serveConfigFile(configFile, workDirectory);
 }
 
 describe('a gateway killed mid-job', () => {
@@ -53,8 +47,7 @@ describe('a gateway killed mid-job', () => {
     const created = await firstClient.videos.create({ model: 'sim-video', prompt: 'a train crossing a bridge [video-ms:3000]', seconds: '4', size: '1280x720' });
     await new Promise((resolve) => setTimeout(resolve, 800));
     expect((await firstClient.videos.retrieve(created.id)).status).not.toBe('completed');
-    first.process.kill('SIGKILL');
-    await new Promise((resolve) => first.process.once('exit', resolve));
+    await killOutright(first);
 
     const second = await serve();
     try {

@@ -33,6 +33,10 @@ const datasetProviders: Readonly<Record<ProviderKind, DatasetProvider | undefine
   runway: undefined,
   // fal's video prices are the model's (its variants' usd_per_second), never the dataset's.
   fal: undefined,
+  // Media on Replicate is priced per variant in the model's config; the dataset prices tokens.
+  replicate: undefined,
+  // The dataset prices tokens; MiniMax's video is priced per second by the model's variants.
+  minimax: undefined,
 };
 
 /** The dataset provider of a provider kind (a string: any kind, known or not); undefined for a kind the dataset cannot price. */

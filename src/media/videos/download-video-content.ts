@@ -17,10 +17,8 @@ const redirectStatuses = new Set([301, 302, 303, 307, 308]);
 export interface DownloadTarget {
   readonly url: string;
   readonly variant: VideoContentVariant;
-  /** The provider's headers (its credential): sent to the URL's own origin only. */
+  /** The provider's headers (its credential): sent only where `carriesCredential` allows. */
   readonly headers: Readonly<Record<string, string>>;
-  /** A signed link that needs no credential: nothing of the provider's is sent with it, to any origin. */
-  readonly signed?: boolean;
   readonly adapter: ProviderAdapter;
   /**
    * The upstream the content comes from: its errors must not show its credential or host, and its
@@ -50,31 +48,43 @@ function dispatcherFor(url: URL, providerOrigin: string, insideAllowed: boolean)
 }
 
 /**
+ * Whether a content URL gets the provider's headers and authorization: on the provider's own API
+ * origin only — its configured root, or the vendor's public one (a Gemini file link names Google's
+ * API even when the provider is reached through a proxy) — or on a host its adapter claims for the
+ * same credential (Vertex's Cloud Storage). Whoever named the link, a vendor's CDN or signed
+ * storage gets nothing, since a link that needs no credential must not receive one.
+ */
+export function carriesCredential(url: URL, adapter: ProviderAdapter, upstream: UpstreamTarget): boolean {
+  if (url.origin === new URL(upstream.baseUrl).origin) return true;
+  const publicRoot = adapter.apiRoot.defaultBaseUrl;
+  if (publicRoot !== undefined && url.origin === new URL(publicRoot).origin) return true;
+  return adapter.videos?.credentialedContentHost?.(url, upstream) === true;
+}
+
+/**
  * GETs content, following redirects as vendors' download links need (Veo's answers with one to
- * storage). The credential goes only to the origin it belongs to: a redirect elsewhere is
- * followed without it, since a signed storage URL needs none and must not receive it. A link or
+ * storage). Each hop carries the credential only where `carriesCredential` says so. A link or
  * redirect into the gateway's own network is refused (see `allowsPrivateAddresses`).
  */
 async function fetchFollowingRedirects(target: DownloadTarget, signal: AbortScope): Promise<UpstreamResponse> {
-  const origin = new URL(target.url).origin;
   const providerOrigin = new URL(target.upstream.baseUrl).origin;
   const insideAllowed = await allowsPrivateAddresses(target.privateAddresses, target.upstream.baseUrl);
   let url = target.url;
   for (let hop = 0; hop <= maxRedirects; hop++) {
     const parsed = new URL(url);
     const dispatcher = dispatcherFor(parsed, providerOrigin, insideAllowed);
-    const ownOrigin = target.signed !== true && parsed.origin === origin;
+    const withCredential = carriesCredential(parsed, target.adapter, target.upstream);
     const call = {
       method: 'GET' as const,
       url,
-      headers: withoutBodyHeaders(ownOrigin ? target.headers : {}),
+      headers: withoutBodyHeaders(withCredential ? target.headers : {}),
       signal,
       timeoutMs: target.timeoutMs,
       maxAnswerBytes: target.maxBytes,
       ...(dispatcher === undefined ? {} : { dispatcher }),
     };
     // The provider's authorization, like its headers, goes only to the content's own origin.
-    const response = ownOrigin ? await sendAuthorized(target.adapter, target.upstream, call) : await sendUpstream(call);
+    const response = withCredential ? await sendAuthorized(target.adapter, target.upstream, call) : await sendUpstream(call);
     const location = response.headers.location;
     if (!redirectStatuses.has(response.statusCode) || typeof location !== 'string') return response;
     await readBodyText(response);

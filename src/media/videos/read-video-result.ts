@@ -14,16 +14,18 @@ function isPassing(status: number): boolean {
 }
 
 /**
- * The outcome of a job its upstream has `finished` (fal's): one more call, whose answer of any
- * status the adapter reads — a 4xx there is the job's own failure (a content-policy refusal), kept
- * with the upstream's reason. A 5xx, 429 or a transport failure throws, so the job is polled again.
+ * The outcome of a job its upstream has `finished` (fal's, MiniMax's): one more call, about the
+ * job's id or the `resultId` its poll named, whose answer of any status the adapter reads — a 4xx
+ * there is the job's own failure (fal's content-policy refusal), kept with the upstream's reason. A
+ * 5xx, 429 or a transport failure throws, so the job is polled again. It is made at every poll that
+ * finds the job finished, so a link it answers is fresh for each download attempt.
  */
-export async function readVideoResult(route: VideoRoute, upstreamJobId: string, timeoutMs: number): Promise<Exclude<UpstreamVideoState, { status: 'finished' }>> {
+export async function readVideoResult(route: VideoRoute, resultId: string, timeoutMs: number): Promise<Exclude<UpstreamVideoState, { status: 'finished' }>> {
   const result = route.videos.result;
   const target: UpstreamTarget = route.route.target;
   if (result === undefined) throw new GatewayError('upstream_invalid_response', 'The upstream said the job finished but has no way to tell its outcome.');
   const signal = new AbortScope();
-  const response = await sendAuthorized(route.adapter, target, { ...result.build(upstreamJobId, target), signal, timeoutMs });
+  const response = await sendAuthorized(route.adapter, target, { ...result.build(resultId, target), signal, timeoutMs });
   const text = await readBodyText(response).catch((error: unknown) => {
     throw upstreamTransportError(error, signal);
   });

@@ -77,7 +77,7 @@ export async function workVideoJob(job: VideoJobRecord, context: VideoWorkContex
   try {
     const answer = await callVideoUpstream(route.adapter, route.route.target, route.videos.buildPoll(job.upstreamJobId, route.route.target), context.timeoutMs);
     const polled = route.videos.decodePoll(answer.body, answer.headers, route.route.target);
-    state = polled.status === 'finished' ? await readVideoResult(route, job.upstreamJobId, context.timeoutMs) : polled;
+    state = polled.status === 'finished' ? await readVideoResult(route, polled.resultId ?? job.upstreamJobId, context.timeoutMs) : polled;
   } catch (error) {
     const failure = toGatewayError(error);
     if (!failure.retryable && isFinalPollFailure(failure.status)) {

@@ -64,7 +64,8 @@ describe('Runway video tasks', () => {
   });
 
   it("says which variants Runway's models cannot make, and leaves a model it does not know to Runway", () => {
-    const check = videos.checkVariant!;
+    const check = (variant: { mode: 'text-to-video' | 'image-to-video'; size: string; seconds: number[] }, on: UpstreamTarget) =>
+      videos.checkRoute?.(on, [{ ...variant, resolution: '720p', aspectRatio: '16:9' }])[0]?.message;
     expect(check({ mode: 'text-to-video', size: '1280x720', seconds: [2, 10] }, target)).toBeUndefined();
     expect(check({ mode: 'text-to-video', size: '960x960', seconds: [5] }, target)).toContain('not 960x960');
     expect(check({ mode: 'image-to-video', size: '960x960', seconds: [5] }, target)).toBeUndefined();

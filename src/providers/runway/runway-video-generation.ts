@@ -1,6 +1,6 @@
 import type { UpstreamTarget, VideoGeneration } from '../provider-adapter.js';
 import { buildRunwaySubmit } from './build-runway-submit.js';
-import { checkRunwayVariant } from './check-runway-variant.js';
+import { checkRunwayRoute } from './check-runway-route.js';
 import { decodeRunwaySubmit, decodeRunwayTask } from './decode-runway-task.js';
 import { runwayBodilessHeaders, runwayUrl } from './runway-headers.js';
 
@@ -19,7 +19,5 @@ export const runwayVideoGeneration: VideoGeneration = {
   buildPoll: (taskId, target) => ({ method: 'GET', url: taskUrl(taskId, target), headers: runwayBodilessHeaders(target) }),
   decodePoll: (body) => decodeRunwayTask(body),
   buildCancel: (taskId, target) => ({ method: 'DELETE', url: taskUrl(taskId, target), headers: runwayBodilessHeaders(target) }),
-  // Outputs are CloudFront links signed with their own token: Runway's key has no business there.
-  signedContentUrls: true,
-  checkVariant: checkRunwayVariant,
+  checkRoute: checkRunwayRoute,
 };

@@ -27,6 +27,13 @@ describe('Veo on Vertex AI', () => {
     expect(state).toEqual({ status: 'completed', downloads: { video: 'https://storage.googleapis.com/storage/v1/b/my-bucket/o/veo%2F1754%2Fsample_0.mp4?alt=media' } });
   });
 
+  it('claims Cloud Storage for its token, and no other host a link may name', () => {
+    const claims = (url: string) => vertexVeoGeneration.credentialedContentHost?.(new URL(url), target);
+    expect(claims(cloudStorageMediaUrl('gs://my-bucket/veo/sample_0.mp4'))).toBe(true);
+    expect(claims('https://storage.googleapis.com.example.com/storage/v1/b/x/o/y')).toBe(false);
+    expect(claims('https://cdn.example.com/video.mp4')).toBe(false);
+  });
+
   it('hands an inline video on as a data: URL of its own type', () => {
     const state = vertexVeoGeneration.decodePoll({ name, done: true, response: { videos: [{ bytesBase64Encoded: 'AAAA', mimeType: 'video/mp4' }] } }, {}, target);
     expect(state).toEqual({ status: 'completed', downloads: { video: 'data:video/mp4;base64,AAAA' } });

@@ -13,6 +13,8 @@ function vertexHeaders(target: UpstreamTarget): Record<string, string> {
   return { 'content-type': 'application/json', ...target.headers };
 }
 
+const cloudStorageOrigin = 'https://storage.googleapis.com';
+
 /**
  * A `gs://bucket/object` URI as Cloud Storage's JSON API serves the object's bytes; the download
  * carries the same OAuth2 token as the calls to Vertex (the scope covers Cloud Storage).
@@ -21,7 +23,7 @@ export function cloudStorageMediaUrl(gcsUri: string): string {
   const match = /^gs:\/\/([^/]+)\/(.+)$/.exec(gcsUri);
   if (match === null) throw new GatewayError('upstream_invalid_response', 'Vertex AI named the video at a Cloud Storage URI it could not be read from.');
   const [, bucket, object] = match as unknown as [string, string, string];
-  return `https://storage.googleapis.com/storage/v1/b/${encodeURIComponent(bucket)}/o/${encodeURIComponent(object)}?alt=media`;
+  return `${cloudStorageOrigin}/storage/v1/b/${encodeURIComponent(bucket)}/o/${encodeURIComponent(object)}?alt=media`;
 }
 
 /**
@@ -58,4 +60,6 @@ export const vertexVeoGeneration: VideoGeneration = {
     body: JSON.stringify({ operationName: operation }),
   }),
   decodePoll: (body, headers, target) => decodeVertexOperation(body) ?? veoVideoGeneration.decodePoll(body, headers, target),
+  // The bucket the operator named is read with the same token, its scope covering Cloud Storage.
+  credentialedContentHost: (url) => url.origin === cloudStorageOrigin,
 };

@@ -18,6 +18,9 @@ const loaders: Readonly<Record<string, () => Promise<{ encodedSecond: EncodedSec
   '1080x1920': () => import('./encoded/h264-1080x1920.js'),
   '1792x1024': () => import('./encoded/h264-1792x1024.js'),
   '1024x1792': () => import('./encoded/h264-1024x1792.js'),
+  // MiniMax Hailuo's 768P and 512P frames.
+  '1366x768': () => import('./encoded/h264-1366x768.js'),
+  '912x512': () => import('./encoded/h264-912x512.js'),
 };
 
 /** Runway's Gen-4 frames (its `ratio` names the pixel size), which the OpenAI-shaped endpoint does not offer. */

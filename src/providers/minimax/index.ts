@@ -1,0 +1,1 @@
+export { miniMaxAdapter } from './minimax-adapter.js';
