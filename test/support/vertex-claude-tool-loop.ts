@@ -1,3 +1,4 @@
+import { blocksOf, textOf, type Block } from './claude-message-blocks.js';
 import type { VertexModelCall } from './fake-vertex.js';
 import { json, type Reply } from './scripted-upstream/index.js';
 
@@ -6,23 +7,6 @@ export const vertexToolLoopCommand = 'echo vertex-tool-ran';
 
 /** The signature the fake gives its thinking, which a client must hand back unchanged on the next turn. */
 export const vertexThinkingSignature = 'EqQBCkYIBxgCKkBvertexFakeSignature0123456789';
-
-interface Block {
-  readonly type?: string;
-  readonly content?: unknown;
-  readonly name?: string;
-}
-
-function blocksOf(message: unknown): readonly Block[] {
-  const content = (message as { content?: unknown } | undefined)?.content;
-  return Array.isArray(content) ? (content as Block[]) : [];
-}
-
-function textOf(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return (content as { text?: unknown }[]).map((part) => (typeof part.text === 'string' ? part.text : '')).join('');
-}
 
 const usage = { input_tokens: 40, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 15 };
 

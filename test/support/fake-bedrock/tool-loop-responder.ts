@@ -1,24 +1,8 @@
+import { blocksOf, textOf, type Block } from '../claude-message-blocks.js';
 import type { BedrockReply, BedrockRequest } from './fake-bedrock.js';
 
 /** The shell command the fake model asks a coding agent to run, and the text its output carries. */
 export const toolLoopCommand = 'echo bedrock-tool-ran';
-
-interface Block {
-  readonly type?: string;
-  readonly content?: unknown;
-  readonly name?: string;
-}
-
-function blocksOf(message: unknown): readonly Block[] {
-  const content = (message as { content?: unknown } | undefined)?.content;
-  return Array.isArray(content) ? (content as Block[]) : [];
-}
-
-function textOf(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return (content as { text?: unknown }[]).map((part) => (typeof part.text === 'string' ? part.text : '')).join('');
-}
 
 function answer(request: BedrockRequest, content: readonly Record<string, unknown>[], stopReason: string): BedrockReply {
   const usage = { input_tokens: 30, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 12 };
